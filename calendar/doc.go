@@ -1,0 +1,16 @@
+// Package calendar is the domain core of eventcal: the five kinds of record
+// (events, venues, organizers, event categories and event tags), the rules that
+// govern them (statuses, permissions, visibility, dates and time zones, slugs,
+// languages, deletes, validation) and the Calendar service that enforces those
+// rules on top of any Repository.
+//
+// The package imports only the standard library. Storage drivers
+// (memstore, boltstore, redisstore) implement Repository; the httpadapter
+// package translates HTTP requests into Calendar calls. Business rules live
+// here and nowhere else, so an in-process caller and an HTTP client get exactly
+// the same behaviour.
+//
+// The caller of every operation is the Principal carried by the context (see
+// WithPrincipal). A context without a principal is trusted system code with
+// every right, so embedding applications and tests need no ceremony.
+package calendar
