@@ -1,13 +1,16 @@
 module github.com/eventcal/eventcal
 
-go 1.24
+go 1.26.0
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/gorilla/schema v1.4.1
+	github.com/redis/go-redis/v9 v9.23.0
+	go.etcd.io/bbolt v1.5.0
+)
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/gorilla/schema v1.4.1 // indirect
-	github.com/redis/go-redis/v9 v9.23.0 // indirect
-	go.etcd.io/bbolt v1.5.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
