@@ -1,0 +1,56 @@
+package calendar
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// ImageResolver tells the calendar about the images an embedding application
+// knows by id. The calendar never fetches a URL.
+type ImageResolver interface {
+	// ResolveImage returns the image with that id; ok is false when there is none.
+	ResolveImage(ctx context.Context, id int64) (img *Image, ok bool, err error)
+}
+
+// Option configures a Service.
+type Option func(*settings)
+
+type settings struct {
+	siteZone    *time.Location
+	defaultLang Lang
+	maxPerPage  int
+	users       UserDirectory
+	images      ImageResolver
+	now         func() time.Time
+	logger      *slog.Logger
+}
+
+// DefaultMaxPerPage is the largest page size unless WithMaxPerPage says otherwise.
+const DefaultMaxPerPage = 50
+
+// DefaultPerPage is the page size of a list that names none.
+const DefaultPerPage = 9
+
+// WithSiteZone sets the site time zone (default UTC): the zone of list date
+// filters, of venue/organizer dates and of events without their own zone.
+func WithSiteZone(loc *time.Location) Option { return func(s *settings) { s.siteZone = loc } }
+
+// WithDefaultLanguage sets the language of operations that name none (default "en").
+func WithDefaultLanguage(l Lang) Option { return func(s *settings) { s.defaultLang = l } }
+
+// WithMaxPerPage sets the largest page size (default 50); larger requests are clamped.
+func WithMaxPerPage(n int) Option { return func(s *settings) { s.maxPerPage = n } }
+
+// WithUsers sets the user directory that authors on write must be found in.
+// Without one, any positive author id is accepted.
+func WithUsers(d UserDirectory) Option { return func(s *settings) { s.users = d } }
+
+// WithImages sets the resolver of image ids. Without one, only image URLs are accepted.
+func WithImages(r ImageResolver) Option { return func(s *settings) { s.images = r } }
+
+// WithClock sets the source of "now" (default time.Now), so tests control it.
+func WithClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
+
+// WithLogger sets the logger for unexpected storage errors (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
