@@ -33,20 +33,20 @@ import (
 // Absolute forms: the year is 1000-9999, the month 01-12, the day must exist
 // in that month (2023-02-29 is rejected), hours 00-23, minutes and seconds
 // 00-59, offset hours 00-23 and minutes 00-59; every field has exactly the
-// digits shown. A date without a time is 00:00:00. The RFC 3339 form (with
-// "Z" or an offset) names an instant and ignores loc except for the zone the
-// result is expressed in; "T" and "Z" may be lower case, and a space may
+// digits shown. A date without a time is the start of that day. The RFC 3339
+// form (with "Z" or an offset) names an instant and ignores loc except for
+// the zone the result is expressed in; "T" and "Z" may be lower case, and a space may
 // stand for "T". Fractional seconds are only accepted in that form, because a
 // wall-clock time is always whole seconds. A string of digits only is a Unix
 // timestamp in seconds (so "2024" is 1970-01-01T00:33:44Z, not a year), up to
 // 9999-12-31T23:59:59Z.
 //
 // Relative forms are computed on now's wall clock in loc. "now" is now;
-// "today", "tomorrow" and "yesterday" are 00:00:00 of that day; "next
+// "today", "tomorrow" and "yesterday" are the start of that day; "next
 // <weekday>" is the first such day strictly after today and "last <weekday>"
 // the last one strictly before today (on a Friday, "next friday" is 7 days
-// ahead), both at 00:00:00. "+N unit" and "-N unit" add or subtract N
-// calendar units keeping now's clock time; a number without a sign counts
+// ahead), both at the start of the day. "+N unit" and "-N unit" add or
+// subtract N calendar units keeping now's clock time; a number without a sign counts
 // forward ("3 days" is "+3 days"). Units are added on the calendar like
 // time.AddDate: a day keeps the wall-clock time across a DST change (it is 23
 // or 25 hours long), and months and years normalise an overflowing day
@@ -55,15 +55,17 @@ import (
 // hour is 1-12 (12am is 00, 12pm is 12), otherwise 0-23. The resulting year
 // must be 1000-9999.
 //
-// A wall-clock time that does not exist in loc (in a DST gap) or exists twice
-// (in a DST overlap) is resolved by time.Date, which returns a time that is
-// correct in one of the two zones involved in the transition. In practice
-// (and pinned by the tests) a time in a spring-forward gap is read with the
-// offset in force after the transition, which names an instant just before
-// the gap (2024-03-10 02:30 in America/New_York is 01:30 EST, 06:30Z), and a
-// time in a fall-back overlap is the first occurrence (2024-11-03 01:30 in
-// America/New_York is 01:30 EDT, 05:30Z). Callers that must reject such times
-// can compare the result's wall clock with the input.
+// A wall-clock time that does not exist in loc (skipped by a DST change) is
+// moved forward by the length of the gap: it is read with the offset in force
+// before the change (2024-03-10 02:30 in America/New_York is 03:30 EDT,
+// 07:30Z; a skipped midnight, as in America/Santiago, becomes 01:00, the
+// start of that day). A wall-clock time that exists twice (repeated by a DST
+// change) is its first occurrence (2024-11-03 01:30 in America/New_York is
+// 01:30 EDT, 05:30Z). Both are results time.Date's documentation allows ("a
+// time that is correct in one of the two zones involved in the transition"),
+// but time.Date itself picks differently depending on the zone, so the choice
+// is made explicitly here and is the same in every zone. Callers that must
+// reject such times can compare the result's wall clock with the input.
 func ParseDate(s string, loc *time.Location, now time.Time) (time.Time, error) {
 	if loc == nil {
 		loc = time.UTC
@@ -83,6 +85,7 @@ func ParseDate(s string, loc *time.Location, now time.Time) (time.Time, error) {
 	switch c := lower[0]; {
 	case c >= '0' && c <= '9' && dateAllDigits(lower):
 		t, err = dateParseUnix(lower)
+		t = t.In(loc)
 	case c >= '0' && c <= '9' && len(lower) >= 5 && lower[4] == '-':
 		t, err = dateParseAbsolute(lower, loc)
 	default:
@@ -96,25 +99,63 @@ func ParseDate(s string, loc *time.Location, now time.Time) (time.Time, error) {
 
 // StartOfDay returns 00:00:00 of t's day in loc (a nil loc means UTC). It is
 // built with time.Date rather than by adding hours, so it is right on days
-// that are 23 or 25 hours long; where midnight falls in a DST gap, time.Date
-// moves it forward (see ParseDate).
+// that are 23 or 25 hours long; where a DST change skips midnight, the day
+// starts at the instant of the change (01:00 local), never on the day before.
+// Skipped and repeated clocks are resolved as in ParseDate.
 func StartOfDay(t time.Time, loc *time.Location) time.Time {
 	if loc == nil {
 		loc = time.UTC
 	}
 	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, loc)
+	return dateWall(y, m, d, 0, 0, 0, 0, loc, false)
 }
 
-// EndOfDay returns 23:59:59 of t's day in loc (a nil loc means UTC), built with
-// time.Date like StartOfDay. The result has no sub-second part, matching the
+// EndOfDay returns 23:59:59 of t's day in loc (a nil loc means UTC), built
+// from the calendar date like StartOfDay. Where a DST change repeats
+// 23:59:59 (a fall-back at midnight), it is the later occurrence, so the day
+// covers every instant whose date is that day. The result has no sub-second part, matching the
 // whole-second wall-clock strings the calendar reads and writes.
 func EndOfDay(t time.Time, loc *time.Location) time.Time {
 	if loc == nil {
 		loc = time.UTC
 	}
 	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 23, 59, 59, 0, loc)
+	return dateWall(y, m, d, 23, 59, 59, 0, loc, true)
+}
+
+// dateWall returns the instant the wall clock y-m-d hh:mm:ss.ns names in loc,
+// like time.Date, but resolves clocks that a DST change skips or repeats the
+// same way in every zone. time.Date only promises a time "correct in one of
+// the two zones involved in the transition", and in practice its choice
+// depends on the sign of the zone's offset (a skipped 02:30 becomes 01:30 EST
+// in New York but 03:30 CEST in Berlin). Here a skipped clock is read with the
+// offset in force before the change, so it moves forward by the length of the
+// gap (02:30 becomes 03:30 in both), and a repeated clock is its earlier
+// occurrence, or its later one if late is set.
+func dateWall(y int, mo time.Month, d, hh, mm, ss, ns int, loc *time.Location, late bool) time.Time {
+	t := time.Date(y, mo, d, hh, mm, ss, ns, loc)
+	w := time.Date(y, mo, d, hh, mm, ss, ns, time.UTC) // the wall clock, as if it were UTC
+	_, before := w.Add(-24 * time.Hour).In(loc).Zone()
+	_, after := w.Add(24 * time.Hour).In(loc).Zone()
+	if before == after {
+		return t // no change of offset nearby: time.Date is exact
+	}
+	_, used := t.Zone()
+	var best time.Time
+	found := false
+	for _, off := range [...]int{before, after, used} {
+		c := w.Add(-time.Duration(off) * time.Second).In(loc)
+		if _, o := c.Zone(); o != off {
+			continue // off is not in force at c, so c does not show the wall clock
+		}
+		if !found || (late && c.After(best)) || (!late && c.Before(best)) {
+			best, found = c, true
+		}
+	}
+	if found {
+		return best
+	}
+	return w.Add(-time.Duration(before) * time.Second).In(loc)
 }
 
 // dateMaxUnix is 9999-12-31T23:59:59Z, the last instant a Unix timestamp may name.
@@ -140,6 +181,10 @@ func dateAllDigits(s string) bool {
 }
 
 func dateParseUnix(s string) (time.Time, error) {
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		return time.Unix(0, 0).UTC(), nil
+	}
 	if len(s) > 12 {
 		return time.Time{}, errors.New("unix timestamp is too large")
 	}
@@ -244,7 +289,7 @@ func dateParseAbsolute(s string, loc *time.Location) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("day %02d does not exist in %04d-%02d", day, year, month)
 	}
 	if p.done() {
-		return time.Date(year, time.Month(month), day, 0, 0, 0, 0, loc), nil
+		return dateWall(year, time.Month(month), day, 0, 0, 0, 0, loc, false), nil
 	}
 	if !p.accept('t') && !p.space() {
 		return time.Time{}, fmt.Errorf("unexpected %q after the date", p.rest())
@@ -268,7 +313,7 @@ func dateParseAbsolute(s string, loc *time.Location) (time.Time, error) {
 		hasSec = true
 	}
 	if p.done() {
-		return time.Date(year, time.Month(month), day, hour, minute, sec, 0, loc), nil
+		return dateWall(year, time.Month(month), day, hour, minute, sec, 0, loc, false), nil
 	}
 	// What follows must be RFC 3339's optional fraction and mandatory offset.
 	if !hasSec {
@@ -414,7 +459,7 @@ func dateParseRelative(s string, loc *time.Location, now time.Time) (time.Time, 
 		}
 		ns = 0
 	}
-	t := time.Date(y, m, d, hh, mm, ss, ns, loc)
+	t := dateWall(y, m, d, hh, mm, ss, ns, loc, false)
 	if yr := t.Year(); yr < 1000 || yr > 9999 {
 		return time.Time{}, fmt.Errorf("year %d is out of range 1000-9999", yr)
 	}
