@@ -1,0 +1,42 @@
+// Package boltstore is the durable embedded storage driver of eventcal: a
+// calendar.Repository kept in one file by go.etcd.io/bbolt, for a calendar
+// served by one process.
+//
+// Every write is one bbolt read-write transaction that changes the record,
+// its slug reservation, its links and every index entry together, and is
+// fsynced before it returns (unless WithNoSync is given), so a write that
+// returned survives a crash or kill -9, and a write that did not return left
+// no trace. Reads run in read-only transactions and do not block each other
+// nor the writer.
+//
+// # Layout
+//
+// All keys are order-preserving (big-endian ids, storage.TimeKey instants),
+// so every index is ranged with a cursor:
+//
+//	meta             "magic", "format", "layout" → what wrote the file
+//	seq              "post", "term" → last id handed out (ids are never reused)
+//	posts            id → storage.EncodePost
+//	terms            id → storage.EncodeTerm
+//	post_slugs       kind ‖ slug → id
+//	term_slugs       kind ‖ slug → id
+//	post_order       kind ‖ time ‖ id → summary (events by Start, venues and
+//	                 organizers by Date: list order, read backwards for the latter)
+//	event_end        End ‖ id
+//	event_featured   Start ‖ id, featured events only
+//	venue_events, organizer_events, category_events, tag_events,
+//	parent_children  linked id ‖ event id
+//
+// The summary kept in post_order (status, author, dates, featured, hidden,
+// parent) lets a list confirm most restrictions with storage.MatchPost
+// without decoding the record, so a list decodes only the records of its
+// page unless the query filters on links or text.
+//
+// # Files
+//
+// The meta bucket records storage.FormatVersion and this package's layout
+// version; Open refuses a file written by any other version (ErrIncompatible)
+// rather than misreading it. bbolt locks the file: a second Open of a file in
+// use, from this or another process, fails after the WithTimeout delay with
+// an error wrapping ErrLocked.
+package boltstore

@@ -1,0 +1,176 @@
+package boltstore
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
+)
+
+// Bucket names (see the package comment for what each holds).
+var (
+	bMeta            = []byte("meta")
+	bSeq             = []byte("seq")
+	bPosts           = []byte("posts")
+	bTerms           = []byte("terms")
+	bPostSlugs       = []byte("post_slugs")
+	bTermSlugs       = []byte("term_slugs")
+	bPostOrder       = []byte("post_order")
+	bEventEnd        = []byte("event_end")
+	bFeatured        = []byte("event_featured")
+	bVenueEvents     = []byte("venue_events")
+	bOrganizerEvents = []byte("organizer_events")
+	bCategoryEvents  = []byte("category_events")
+	bTagEvents       = []byte("tag_events")
+	bParentChildren  = []byte("parent_children")
+)
+
+// allBuckets lists every bucket but meta; Open creates the missing ones.
+var allBuckets = [][]byte{
+	bSeq, bPosts, bTerms, bPostSlugs, bTermSlugs, bPostOrder, bEventEnd, bFeatured,
+	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
+}
+
+// postIndexBuckets are the buckets derived from post records alone; Check
+// rebuilds each from the records and compares.
+var postIndexBuckets = [][]byte{
+	bPostSlugs, bPostOrder, bEventEnd, bFeatured,
+	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
+}
+
+// Keys of the meta and seq buckets.
+var (
+	kMagic   = []byte("magic")
+	kFormat  = []byte("format")
+	kLayout  = []byte("layout")
+	kPostSeq = []byte("post")
+	kTermSeq = []byte("term")
+)
+
+// linkBucket returns the reverse link index for links of kind k.
+func linkBucket(k calendar.Kind) []byte {
+	switch k {
+	case calendar.KindVenue:
+		return bVenueEvents
+	case calendar.KindOrganizer:
+		return bOrganizerEvents
+	case calendar.KindCategory:
+		return bCategoryEvents
+	case calendar.KindTag:
+		return bTagEvents
+	}
+	return nil
+}
+
+// linkKinds are the kinds an event links to by id list.
+var linkKinds = []calendar.Kind{calendar.KindVenue, calendar.KindOrganizer, calendar.KindCategory, calendar.KindTag}
+
+func slugKey(k calendar.Kind, slug string) []byte {
+	b := make([]byte, 0, 1+len(slug))
+	return append(append(b, byte(k)), slug...)
+}
+
+// orderTime is the instant a post sorts by: Start for events, Date for the
+// others (listed newest first, so their range is walked backwards).
+func orderTime(p *calendar.PostRecord) time.Time {
+	if p.Kind == calendar.KindEvent {
+		return p.Start
+	}
+	return p.Date
+}
+
+func orderKey(p *calendar.PostRecord) []byte {
+	return append([]byte{byte(p.Kind)}, storage.TimeAndIDKey(orderTime(p), p.ID)...)
+}
+
+func linkKey(linked, event int64) []byte {
+	return append(storage.IDKey(linked), storage.IDKey(event)...)
+}
+
+// entry is one index entry a post implies.
+type entry struct {
+	bucket, key, value []byte
+}
+
+// postEntries returns every index entry of p except its slug reservation
+// (whose key may carry a suffix chosen at write time).
+func postEntries(p *calendar.PostRecord) []entry {
+	es := []entry{{bPostOrder, orderKey(p), encodeSummary(p)}}
+	if p.Kind != calendar.KindEvent {
+		return es
+	}
+	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), nil})
+	if p.Featured {
+		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), nil})
+	}
+	if p.PostParent != 0 {
+		es = append(es, entry{bParentChildren, linkKey(p.PostParent, p.ID), nil})
+	}
+	for _, k := range linkKinds {
+		for _, id := range p.Links(k) {
+			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), nil})
+		}
+	}
+	return es
+}
+
+// The summary stored with each post_order entry holds every field the
+// cheap restrictions of a PostQuery look at, so a list can run
+// storage.MatchPost on a skeleton record without decoding the full one.
+//
+//	len(status) status flags author(8) date(12) start(12) end(12) parent(8)
+//
+// Times are Unix seconds and nanoseconds, exact for any instant.
+const (
+	flagFeatured = 1 << iota
+	flagHidden
+)
+
+func encodeSummary(p *calendar.PostRecord) []byte {
+	b := make([]byte, 0, 2+len(p.Status)+8+3*12+8)
+	b = append(b, byte(len(p.Status)))
+	b = append(b, p.Status...)
+	var flags byte
+	if p.Featured {
+		flags |= flagFeatured
+	}
+	if p.HideFromListings {
+		flags |= flagHidden
+	}
+	b = append(b, flags)
+	b = binary.BigEndian.AppendUint64(b, uint64(p.Author))
+	b = appendTime(b, p.Date)
+	b = appendTime(b, p.Start)
+	b = appendTime(b, p.End)
+	return binary.BigEndian.AppendUint64(b, uint64(p.PostParent))
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(t.Unix()))
+	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
+}
+
+// decodeSummary fills the summary fields of p (which already carries ID and
+// Kind) from an encoded summary.
+func decodeSummary(b []byte, p *calendar.PostRecord) error {
+	if len(b) < 1 || len(b) != 1+int(b[0])+1+8+3*12+8 {
+		return fmt.Errorf("%w: post %d: malformed index summary", storage.ErrBadRecord, p.ID)
+	}
+	n := int(b[0])
+	p.Status = calendar.Status(b[1 : 1+n])
+	b = b[1+n:]
+	p.Featured = b[0]&flagFeatured != 0
+	p.HideFromListings = b[0]&flagHidden != 0
+	p.Author = int64(binary.BigEndian.Uint64(b[1:]))
+	p.Date = readTime(b[9:])
+	p.Start = readTime(b[21:])
+	p.End = readTime(b[33:])
+	p.PostParent = int64(binary.BigEndian.Uint64(b[45:]))
+	return nil
+}
+
+func readTime(b []byte) time.Time {
+	return time.Unix(int64(binary.BigEndian.Uint64(b)), int64(binary.BigEndian.Uint32(b[8:]))).UTC()
+}

@@ -1,0 +1,177 @@
+package boltstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// LayoutVersion is the version of this package's bucket and key layout. It is
+// stored in every file beside storage.FormatVersion; a file carrying any
+// other value is refused.
+const LayoutVersion = 1
+
+// magic marks a file as an eventcal store, so that Open refuses to adopt a
+// bbolt file written by some other program.
+const magic = "eventcal/boltstore"
+
+// ErrLocked is wrapped by the error Open returns when the file is held by
+// another process or another open Store.
+var ErrLocked = errors.New("boltstore: database file is locked by another process")
+
+// ErrIncompatible is wrapped by the error Open returns for a file this build
+// cannot read: written by a newer or unknown version, or not an eventcal store.
+var ErrIncompatible = errors.New("boltstore: incompatible database file")
+
+// Store is a calendar.Repository kept in one bbolt file. It is safe for
+// concurrent use; writes are serialized by bbolt, reads run in parallel.
+type Store struct {
+	db   *bolt.DB
+	path string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ calendar.Repository = (*Store)(nil)
+
+// Open opens the store in the file at path, creating it (and its buckets) if
+// it does not exist. It fails with an error wrapping ErrLocked when another
+// process holds the file for longer than the lock timeout (WithTimeout), and
+// with one wrapping ErrIncompatible when the file was written by another
+// version or is not an eventcal store.
+func Open(path string, opts ...Option) (*Store, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	db, err := bolt.Open(path, cfg.mode, &bolt.Options{Timeout: cfg.timeout, NoSync: cfg.noSync})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("boltstore: open %s: file still in use after waiting %v: %w (%w)", path, cfg.timeout, ErrLocked, err)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("boltstore: open %s: not a bbolt database: %w (%w)", path, ErrIncompatible, err)
+	case err != nil:
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	if err := db.Update(initLayout); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// Path returns the file the store was opened on.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the file. It is safe to call more than once and from
+// several goroutines; later calls return the first call's result. Operations
+// after Close fail with an error wrapping calendar.ErrUnavailable.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		if err := s.db.Close(); err != nil {
+			s.closeErr = fmt.Errorf("boltstore: close %s: %w", s.path, err)
+		}
+	})
+	return s.closeErr
+}
+
+// initLayout creates the buckets of a new file and stamps its versions, or
+// checks the stamp of an existing one.
+func initLayout(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if meta == nil {
+		empty := true
+		if err := tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil }); err != nil {
+			return err
+		}
+		if !empty {
+			return fmt.Errorf("%w: the file holds bbolt buckets but no eventcal meta bucket", ErrIncompatible)
+		}
+		var err error
+		if meta, err = tx.CreateBucket(bMeta); err != nil {
+			return err
+		}
+		if err := meta.Put(kMagic, []byte(magic)); err != nil {
+			return err
+		}
+		if err := meta.Put(kFormat, u64(storage.FormatVersion)); err != nil {
+			return err
+		}
+		if err := meta.Put(kLayout, u64(LayoutVersion)); err != nil {
+			return err
+		}
+	}
+	if err := checkMeta(meta); err != nil {
+		return err
+	}
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkMeta(meta *bolt.Bucket) error {
+	if m := meta.Get(kMagic); !bytes.Equal(m, []byte(magic)) {
+		return fmt.Errorf("%w: not an eventcal store (magic %q)", ErrIncompatible, m)
+	}
+	format, okF := readU64(meta.Get(kFormat))
+	layout, okL := readU64(meta.Get(kLayout))
+	if !okF || !okL {
+		return fmt.Errorf("%w: version stamp missing or malformed", ErrIncompatible)
+	}
+	if format != storage.FormatVersion || layout != LayoutVersion {
+		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d only",
+			ErrIncompatible, format, layout, storage.FormatVersion, LayoutVersion)
+	}
+	return nil
+}
+
+func u64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
+
+func readU64(b []byte) (uint64, bool) {
+	if len(b) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(b), true
+}
+
+// view runs fn in a read-only transaction after checking ctx.
+func (s *Store) view(ctx context.Context, fn func(*bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.wrapTx(s.db.View(fn))
+}
+
+// update runs fn in a read-write transaction after checking ctx; fn's error
+// rolls the whole write back.
+func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.wrapTx(s.db.Update(fn))
+}
+
+// wrapTx marks failures of bbolt itself (closed store, I/O errors, a full
+// disk) as unavailable. Errors the driver made on purpose (not found,
+// conflict, invalid, an undecodable record) and context errors pass through.
+func (s *Store) wrapTx(err error) error {
+	var ce *calendar.Error
+	switch {
+	case err == nil, errors.As(err, &ce), errors.Is(err, storage.ErrBadRecord),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return fmt.Errorf("boltstore: %s: %w: %w", s.path, calendar.ErrUnavailable, err)
+}
