@@ -1,11 +1,16 @@
 package calendar
 
-import "time"
+import (
+	"log/slog"
+	"sync"
+	"time"
+)
 
 // Service is the Calendar implementation: every rule of the domain enforced on
 // top of a Repository. Create one with New; it is safe for concurrent use.
 type Service struct {
-	repo Repository
+	repo  Repository
+	zones sync.Map // zone name → *time.Location: loading a zone reads a file
 	settings
 }
 
@@ -42,3 +47,10 @@ func (s *Service) DefaultLanguage() Lang { return s.defaultLang }
 
 // MaxPerPage returns the largest page size.
 func (s *Service) MaxPerPage() int { return s.maxPerPage }
+
+func (s *Service) log() *slog.Logger {
+	if s.logger != nil {
+		return s.logger
+	}
+	return slog.Default()
+}

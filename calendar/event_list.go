@@ -1,0 +1,308 @@
+package calendar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// defaultWindowMonths is how far ahead the default event list looks.
+const defaultWindowMonths = 24
+
+// ListEvents returns one page of events. Without any date argument the list
+// holds the events not yet ended that start within 24 months; include ignores
+// every date filter.
+func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, error) {
+	c := callerFrom(ctx)
+	lang, err := s.lang(q.Lang)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var v Validation
+	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
+	pq := &PostQuery{Kind: KindEvent, Now: now, Lang: lang, Search: searchWords(q.Search),
+		Visible: postVisibility(c, &v, q.Status), ExcludeHidden: true, Featured: q.Featured,
+		Offset: offset, Limit: perPage}
+	empty := false
+	none := func(ids []int64) { empty = empty || len(ids) == 0 }
+
+	if len(q.Include) > 0 {
+		for _, id := range q.Include {
+			if id <= 0 {
+				v.Add("include", "include must hold positive event ids")
+				break
+			}
+		}
+		pq.IDs = uniqueIDs(q.Include)
+	} else {
+		s.dateFilters(&v, q, pq, now)
+	}
+	if q.Ticketed != nil && *q.Ticketed {
+		v.AddDetail("ticketed", "event-tickets-not-active", "Ticketing is not available on this calendar.")
+	}
+	var err2 error
+	if pq.CategoryIDs, err2 = s.termFilter(ctx, &v, "categories", TaxonomyCategory, q.Categories); err2 != nil {
+		return nil, err2
+	}
+	if pq.TagIDs, err2 = s.termFilter(ctx, &v, "tags", TaxonomyTag, q.Tags); err2 != nil {
+		return nil, err2
+	}
+	if len(q.Venue) > 0 {
+		if _, err := s.postsOfKind(ctx, &v, "venue", KindVenue, q.Venue); err != nil {
+			return nil, err
+		}
+		pq.VenueIDs = uniqueIDs(q.Venue)
+	}
+	if len(q.Organizer) > 0 {
+		if _, err := s.postsOfKind(ctx, &v, "organizer", KindOrganizer, q.Organizer); err != nil {
+			return nil, err
+		}
+		pq.OrganizerIDs = uniqueIDs(q.Organizer)
+	}
+	if q.PostParent < 0 {
+		v.Add("post_parent", "post_parent must be a positive event id")
+	} else if q.PostParent > 0 {
+		if _, err := s.postsOfKind(ctx, &v, "post_parent", KindEvent, []int64{q.PostParent}); err != nil {
+			return nil, err
+		}
+		pq.PostParent = q.PostParent
+	}
+	if err := s.geoFilter(ctx, &v, q, pq, &empty); err != nil {
+		return nil, err
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if len(q.Categories) > 0 {
+		none(pq.CategoryIDs)
+	}
+	if len(q.Tags) > 0 {
+		none(pq.TagIDs)
+	}
+	out := &EventPage{Events: []Event{}, Page: page, PerPage: perPage}
+	if empty || pq.Start.Empty() || pq.End.Empty() {
+		return out, s.emptyPage(KindEvent, page, 0)
+	}
+	got, err := s.repo.ListPosts(ctx, pq)
+	if err != nil {
+		return nil, s.storageErr(ctx, "list events", err)
+	}
+	out.Total, out.TotalPages = got.Total, totalPages(got.Total, perPage)
+	r := s.newRender(ctx, c, lang, now)
+	if err := r.preload(got.Records); err != nil {
+		return nil, err
+	}
+	for _, rec := range got.Records {
+		ev, err := r.event(rec, isProtected(c, rec, now))
+		if err != nil {
+			return nil, err
+		}
+		out.Events = append(out.Events, *ev)
+	}
+	return out, s.emptyPage(KindEvent, page, len(out.Events))
+}
+
+// dateFilters turns the date arguments into start/end ranges (wire §4).
+func (s *Service) dateFilters(v *Validation, q EventQuery, pq *PostQuery, now time.Time) {
+	loc := s.siteZone
+	parse := func(arg, val string) (time.Time, bool) {
+		if strings.TrimSpace(val) == "" {
+			return time.Time{}, false
+		}
+		t, err := ParseDate(val, loc, now)
+		if err != nil {
+			v.Add(arg, arg+": "+err.Error())
+			return time.Time{}, false
+		}
+		return t, true
+	}
+	round := func(t time.Time, toEnd bool) time.Time {
+		switch {
+		case q.StrictDates:
+			return t
+		case toEnd:
+			return EndOfDay(t, loc)
+		}
+		return StartOfDay(t, loc)
+	}
+	given := false
+	if t, ok := parse("start_date", q.StartDate); ok {
+		given = true
+		raiseFrom(&pq.Start, round(t, false), false)
+	}
+	if t, ok := parse("end_date", q.EndDate); ok {
+		given = true
+		lowerTo(&pq.End, round(t, true), false)
+	}
+	if t, ok := parse("starts_before", q.StartsBefore); ok {
+		given = true
+		lowerTo(&pq.Start, round(t, true), true)
+	}
+	if t, ok := parse("starts_after", q.StartsAfter); ok {
+		given = true
+		raiseFrom(&pq.Start, round(t, true), true)
+	}
+	if t, ok := parse("ends_before", q.EndsBefore); ok {
+		given = true
+		lowerTo(&pq.End, round(t, true), true)
+	}
+	if t, ok := parse("ends_after", q.EndsAfter); ok {
+		given = true
+		raiseFrom(&pq.End, round(t, true), true)
+	}
+	for _, a := range []string{"start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after"} {
+		if v.Has(a) {
+			given = true
+		}
+	}
+	if !given {
+		pq.End = TimeRange{From: StartOfDay(now, loc)}
+		pq.Start = TimeRange{To: now.In(loc).AddDate(0, defaultWindowMonths, 0)}
+	}
+}
+
+// raiseFrom tightens the lower bound of r to t.
+func raiseFrom(r *TimeRange, t time.Time, exclusive bool) {
+	if r.From.IsZero() || t.After(r.From) || t.Equal(r.From) && exclusive {
+		r.From, r.FromExclusive = t, exclusive
+	}
+}
+
+// lowerTo tightens the upper bound of r to t.
+func lowerTo(r *TimeRange, t time.Time, exclusive bool) {
+	if r.To.IsZero() || t.Before(r.To) || t.Equal(r.To) && exclusive {
+		r.To, r.ToExclusive = t, exclusive
+	}
+}
+
+// termFilter resolves category or tag filter values (ids or slugs).
+func (s *Service) termFilter(ctx context.Context, v *Validation, arg string, tax Taxonomy, vals []string) ([]int64, error) {
+	var ids []int64
+	for _, raw := range vals {
+		for _, item := range strings.Split(raw, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			t, err := s.termByIDOrSlug(ctx, tax, item)
+			if err != nil {
+				return nil, err
+			}
+			if t == nil {
+				v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
+				continue
+			}
+			ids = append(ids, t.ID)
+		}
+	}
+	return uniqueIDs(ids), nil
+}
+
+// termByIDOrSlug finds a term of the taxonomy by decimal id or slug; nil when none.
+func (s *Service) termByIDOrSlug(ctx context.Context, tax Taxonomy, item string) (*TermRecord, error) {
+	var t *TermRecord
+	var err error
+	if id, perr := strconv.ParseInt(item, 10, 64); perr == nil {
+		if id <= 0 {
+			return nil, nil
+		}
+		t, err = s.repo.GetTerm(ctx, id)
+	} else {
+		t, err = s.repo.TermBySlug(ctx, tax, NormalizeSlug(item))
+	}
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.storageErr(ctx, "get term", err)
+	}
+	if t.Taxonomy != tax {
+		return nil, nil
+	}
+	return t, nil
+}
+
+// geoFilter turns geoloc and geoloc_lat/lng/radius into venue id sets.
+func (s *Service) geoFilter(ctx context.Context, v *Validation, q EventQuery, pq *PostQuery, empty *bool) error {
+	near := q.GeolocLat != nil || q.GeolocLng != nil
+	if q.Geoloc == nil && !near {
+		if q.GeolocRadius != nil {
+			v.Add("geoloc_radius", "geoloc_radius needs geoloc_lat and geoloc_lng")
+		}
+		return nil
+	}
+	var lat, lng, radius float64 = 0, 0, 25
+	if near {
+		if q.GeolocLat == nil {
+			v.Add("geoloc_lat", "geoloc_lat is required with geoloc_lng")
+		} else if lat = *q.GeolocLat; math.IsNaN(lat) || lat < -90 || lat > 90 {
+			v.Add("geoloc_lat", "geoloc_lat must be between -90 and 90")
+		}
+		if q.GeolocLng == nil {
+			v.Add("geoloc_lng", "geoloc_lng is required with geoloc_lat")
+		} else if lng = *q.GeolocLng; math.IsNaN(lng) || lng < -180 || lng > 180 {
+			v.Add("geoloc_lng", "geoloc_lng must be between -180 and 180")
+		}
+		if q.GeolocRadius != nil {
+			if radius = *q.GeolocRadius; math.IsNaN(radius) || radius <= 0 || radius > 20100 {
+				v.Add("geoloc_radius", "geoloc_radius must be a distance in km above 0")
+			}
+		}
+	}
+	if v.Has("geoloc_lat") || v.Has("geoloc_lng") || v.Has("geoloc_radius") {
+		return nil
+	}
+	venues, err := s.repo.ListPosts(ctx, &PostQuery{Kind: KindVenue, Now: s.now()})
+	if err != nil {
+		return s.storageErr(ctx, "list venues", err)
+	}
+	var located, inRange []int64
+	for _, p := range venues.Records {
+		if !p.HasCoordinates() {
+			continue
+		}
+		located = append(located, p.ID)
+		if near && haversineKM(lat, lng, *p.GeoLat, *p.GeoLng) <= radius {
+			inRange = append(inRange, p.ID)
+		}
+	}
+	restrict := func(ids []int64) {
+		if len(pq.VenueIDs) > 0 {
+			ids = intersectIDs(pq.VenueIDs, ids)
+		}
+		pq.VenueIDs = ids
+		if len(ids) == 0 {
+			*empty = true
+		}
+	}
+	if near {
+		restrict(inRange)
+	}
+	if q.Geoloc != nil {
+		if *q.Geoloc {
+			restrict(located)
+		} else if len(located) > 0 {
+			pq.NotVenueIDs = located
+		}
+	}
+	return nil
+}
+
+func intersectIDs(a, b []int64) []int64 {
+	in := make(map[int64]bool, len(b))
+	for _, id := range b {
+		in[id] = true
+	}
+	var out []int64
+	for _, id := range a {
+		if in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}

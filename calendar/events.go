@@ -1,0 +1,219 @@
+package calendar
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+func eventCommon(in EventInput) commonInput {
+	return commonInput{nameArg: "title", Name: in.Title, Description: in.Description, Excerpt: in.Excerpt,
+		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
+		Image: in.Image, Website: in.Website}
+}
+
+// applyEvent validates an event write into v and writes the valid fields into rec.
+func (s *Service) applyEvent(ctx context.Context, c caller, v *Validation, rec *PostRecord, in EventInput,
+	lang Lang, now time.Time, creating bool) error {
+	if creating {
+		if !in.StartDate.Set {
+			v.Missing("start_date")
+		}
+		if !in.EndDate.Set {
+			v.Missing("end_date")
+		}
+	}
+	oldLoc := s.eventZone(rec.TimeZone)
+	zone := rec.TimeZone
+	if in.TimeZone.Set {
+		name := strings.TrimSpace(in.TimeZone.Value)
+		if name == "" {
+			zone = ""
+		} else if loc, err := ParseZone(name); err != nil {
+			v.Add("timezone", "timezone must be an IANA zone name or an offset like UTC+2 or UTC-5:30")
+		} else {
+			zone = loc.String()
+		}
+	}
+	loc := s.eventZone(zone)
+	if err := s.applyCommon(ctx, c, v, rec, eventCommon(in), lang, loc, now, creating); err != nil {
+		return err
+	}
+
+	start, end := rec.Start, rec.End
+	if !creating && zone != rec.TimeZone {
+		// A new zone keeps the wall-clock times the event had.
+		start, end = sameWallClock(start, oldLoc, loc), sameWallClock(end, oldLoc, loc)
+	}
+	rec.TimeZone = zone
+	parse := func(arg string, o Opt[string], dst *time.Time) {
+		if !o.Set {
+			return
+		}
+		if strings.TrimSpace(o.Value) == "" {
+			v.Add(arg, arg+" must not be empty")
+			return
+		}
+		t, err := ParseDate(o.Value, loc, now)
+		if err != nil {
+			v.Add(arg, arg+": "+err.Error())
+			return
+		}
+		*dst = t
+	}
+	parse("start_date", in.StartDate, &start)
+	parse("end_date", in.EndDate, &end)
+	if in.AllDay.Set {
+		rec.AllDay = in.AllDay.Value
+	}
+	if rec.AllDay && !start.IsZero() && !end.IsZero() {
+		start, end = StartOfDay(start, loc), EndOfDay(end, loc)
+	}
+	if !v.Has("start_date") && !v.Has("end_date") && !start.IsZero() && end.Before(start) {
+		v.Add("end_date", "end_date must not be before start_date")
+	}
+	rec.Start, rec.End = start.UTC().Truncate(time.Second), end.UTC().Truncate(time.Second)
+
+	if in.Cost.Set {
+		rec.Cost = checkCost(v, in.Cost.Value)
+	}
+	setFlag(&rec.ShowMap, in.ShowMap)
+	setFlag(&rec.ShowMapLink, in.ShowMapLink)
+	for _, f := range []struct {
+		o   Opt[bool]
+		dst *bool
+	}{{in.HideFromListings, &rec.HideFromListings}, {in.Sticky, &rec.Sticky}, {in.Featured, &rec.Featured}} {
+		if f.o.Set {
+			*f.dst = f.o.Value
+		}
+	}
+	if in.Password.Set {
+		if !utf8.ValidString(in.Password.Value) || len(in.Password.Value) > 255 {
+			v.Add("password", "password must be valid UTF-8 of at most 255 bytes")
+		} else {
+			rec.Password = in.Password.Value
+		}
+	}
+	if in.PostParent.Set {
+		id := in.PostParent.Value
+		switch {
+		case id == 0:
+			rec.PostParent = 0
+		case id < 0 || id == rec.ID:
+			v.Add("post_parent", "post_parent must be the id of another event")
+		default:
+			if parents, err := s.postsOfKind(ctx, v, "post_parent", KindEvent, []int64{id}); err != nil {
+				return err
+			} else if len(parents) == 1 {
+				rec.PostParent = id
+			}
+		}
+	}
+	return nil
+}
+
+// sameWallClock re-reads the wall-clock time t had in from as a time in to.
+func sameWallClock(t time.Time, from, to *time.Location) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	w := t.In(from)
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, to)
+}
+
+// CreateEvent creates an event, creating the venues, organizers and terms it
+// names by value.
+func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptions) (*Event, error) {
+	c := callerFrom(ctx)
+	if !c.canCreatePosts() {
+		return nil, c.deny("Sorry, you are not allowed to create events.")
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var v Validation
+	rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: c.ID}
+	plan, err := s.planEventLinks(ctx, c, &v, in, lang)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, true); err != nil {
+		return nil, err
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if err := plan.apply(ctx, rec); err != nil {
+		return nil, err
+	}
+	rec.Modified = now.UTC().Truncate(time.Second)
+	stored, err := s.repo.CreatePost(ctx, rec)
+	if err != nil {
+		return nil, s.storageErr(ctx, "create event", err)
+	}
+	return s.newRender(ctx, c, lang, now).event(stored, false)
+}
+
+// UpdateEvent changes the fields that are set in in; the others stay.
+func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt WriteOptions) (*Event, error) {
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	var plan *linkPlan
+	stored, err := s.updatePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord, attempt int) error {
+		var v Validation
+		if plan == nil {
+			p, err := s.planEventLinks(ctx, c, &v, in, lang)
+			if err != nil {
+				return err
+			}
+			plan = p
+		}
+		if err := s.applyEvent(ctx, c, &v, rec, in, lang, s.now(), false); err != nil {
+			return err
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		return plan.apply(ctx, rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).event(stored, false)
+}
+
+// GetEvent reads one event by id or slug.
+func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Event, error) {
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.findPost(ctx, KindEvent, ref)
+	if err != nil {
+		return nil, err
+	}
+	c, now := callerFrom(ctx), s.now()
+	if err := s.checkRead(c, rec, now, opt.Password); err != nil {
+		return nil, err
+	}
+	return s.newRender(ctx, c, lang, now).event(rec, false)
+}
+
+// DeleteEvent moves an event to the trash, or removes it for good with opt.Force.
+func (s *Service) DeleteEvent(ctx context.Context, ref Ref, opt DeleteOptions) (*Event, error) {
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.deletePost(ctx, KindEvent, ref, opt)
+	if err != nil {
+		return nil, err
+	}
+	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).event(rec, false)
+}
+

@@ -1,0 +1,199 @@
+package calendar
+
+import (
+	"context"
+	"time"
+)
+
+// render turns stored records into read views for one caller and language.
+// It batches the loading of linked records and term counts for a whole page.
+type render struct {
+	s     *Service
+	ctx   context.Context
+	c     caller
+	lang  Lang
+	now   time.Time
+	posts map[int64]*PostRecord
+	terms map[int64]*TermRecord
+	count map[int64]int
+}
+
+func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.Time) *render {
+	return &render{s: s, ctx: ctx, c: c, lang: lang, now: now,
+		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
+}
+
+// preload fetches every venue, organizer and term the events link to, in two
+// repository calls.
+func (r *render) preload(events []*PostRecord) error {
+	var postIDs, termIDs []int64
+	for _, e := range events {
+		for _, id := range append(append([]int64(nil), e.VenueIDs...), e.OrganizerIDs...) {
+			if _, ok := r.posts[id]; !ok {
+				postIDs = append(postIDs, id)
+				r.posts[id] = nil
+			}
+		}
+		for _, id := range append(append([]int64(nil), e.CategoryIDs...), e.TagIDs...) {
+			if _, ok := r.terms[id]; !ok {
+				termIDs = append(termIDs, id)
+				r.terms[id] = nil
+			}
+		}
+	}
+	if len(postIDs) > 0 {
+		ps, err := r.s.repo.GetPosts(r.ctx, postIDs)
+		if err != nil {
+			return r.s.storageErr(r.ctx, "get linked posts", err)
+		}
+		for _, p := range ps {
+			r.posts[p.ID] = p
+		}
+	}
+	if len(termIDs) > 0 {
+		ts, err := r.s.repo.GetTerms(r.ctx, termIDs)
+		if err != nil {
+			return r.s.storageErr(r.ctx, "get linked terms", err)
+		}
+		for _, t := range ts {
+			r.terms[t.ID] = t
+		}
+	}
+	return nil
+}
+
+// termCount is the number of published events using term t.
+func (r *render) termCount(t *TermRecord) (int, error) {
+	if n, ok := r.count[t.ID]; ok {
+		return n, nil
+	}
+	q := &PostQuery{Kind: KindEvent, Now: r.now, Visible: Visibility{Statuses: []Status{StatusPublish}}, CountOnly: true}
+	if t.Taxonomy == TaxonomyCategory {
+		q.CategoryIDs = []int64{t.ID}
+	} else {
+		q.TagIDs = []int64{t.ID}
+	}
+	page, err := r.s.repo.ListPosts(r.ctx, q)
+	if err != nil {
+		return 0, r.s.storageErr(r.ctx, "count term use", err)
+	}
+	r.count[t.ID] = page.Total
+	return page.Total, nil
+}
+
+func (r *render) term(t *TermRecord) (Term, error) {
+	n, err := r.termCount(t)
+	if err != nil {
+		return Term{}, err
+	}
+	return Term{
+		ID: t.ID, Taxonomy: t.Taxonomy, Version: t.Version, Slug: t.Slug, Lang: r.lang,
+		Name: t.Name.Get(r.lang, t.Lang), Description: t.Description.Get(r.lang, t.Lang),
+		Parent: t.Parent, Count: n,
+	}, nil
+}
+
+// event builds the view of e; protected blanks the content (domain §4).
+func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
+	s := r.s
+	loc := s.eventZone(e.TimeZone)
+	ev := &Event{
+		ID: e.ID, Status: e.EffectiveStatus(r.now), Author: e.Author,
+		Date: e.Date.In(s.siteZone), Modified: e.Modified.In(s.siteZone),
+		Version: e.Version, Slug: e.Slug, Lang: r.lang,
+		Title: e.Title.Get(r.lang, e.Lang),
+		Start: e.Start.In(loc), End: e.End.In(loc), TimeZone: e.TimeZone,
+		PostParent: e.PostParent, Protected: protected,
+		HasPassword: e.Password != "" && r.c.canEdit(e, e.EffectiveStatus(r.now)),
+	}
+	if ev.TimeZone == "" {
+		ev.TimeZone = s.siteZone.String()
+	}
+	ev.Categories, ev.Tags, ev.Venues, ev.Organizers = []Term{}, []Term{}, []Venue{}, []Organizer{}
+	if protected {
+		return ev, nil
+	}
+	ev.Description = e.Description.Get(r.lang, e.Lang)
+	ev.Excerpt = e.Excerpt.Get(r.lang, e.Lang)
+	ev.Image = s.image(r.ctx, e.Image)
+	ev.AllDay = e.AllDay
+	ev.Cost = append([]string{}, e.Cost...)
+	ev.Website = e.Website
+	ev.ShowMap, ev.ShowMapLink = orTrue(e.ShowMap), orTrue(e.ShowMapLink)
+	ev.HideFromListings, ev.Sticky, ev.Featured = boolPtr(e.HideFromListings), boolPtr(e.Sticky), boolPtr(e.Featured)
+	if err := r.preload([]*PostRecord{e}); err != nil {
+		return nil, err
+	}
+	for _, ids := range [][]int64{e.CategoryIDs, e.TagIDs} {
+		for _, id := range ids {
+			t := r.terms[id]
+			if t == nil {
+				continue
+			}
+			tv, err := r.term(t)
+			if err != nil {
+				return nil, err
+			}
+			if t.Taxonomy == TaxonomyCategory {
+				ev.Categories = append(ev.Categories, tv)
+			} else {
+				ev.Tags = append(ev.Tags, tv)
+			}
+		}
+	}
+	for _, id := range e.VenueIDs {
+		if p := r.posts[id]; p != nil && p.Kind == KindVenue && r.c.canRead(p, p.EffectiveStatus(r.now)) {
+			ev.Venues = append(ev.Venues, *r.venue(p))
+		}
+	}
+	for _, id := range e.OrganizerIDs {
+		if p := r.posts[id]; p != nil && p.Kind == KindOrganizer && r.c.canRead(p, p.EffectiveStatus(r.now)) {
+			ev.Organizers = append(ev.Organizers, *r.organizer(p))
+		}
+	}
+	return ev, nil
+}
+
+func (r *render) venue(p *PostRecord) *Venue {
+	s := r.s
+	return &Venue{
+		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
+		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
+		Version: p.Version, Slug: p.Slug, Lang: r.lang,
+		Name: p.Title.Get(r.lang, p.Lang), Description: p.Description.Get(r.lang, p.Lang),
+		Excerpt: p.Excerpt.Get(r.lang, p.Lang), Image: s.image(r.ctx, p.Image),
+		Address: p.Address, City: p.City, Country: p.Country, Province: p.Province, State: p.State,
+		Zip: p.Zip, Phone: p.Phone, Website: p.Website, StateProvince: p.StateProvince,
+		GeoLat: cloneFloat(p.GeoLat), GeoLng: cloneFloat(p.GeoLng),
+		ShowMap: orTrue(p.ShowMap), ShowMapLink: orTrue(p.ShowMapLink),
+	}
+}
+
+func (r *render) organizer(p *PostRecord) *Organizer {
+	s := r.s
+	return &Organizer{
+		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
+		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
+		Version: p.Version, Slug: p.Slug, Lang: r.lang,
+		Name: p.Title.Get(r.lang, p.Lang), Description: p.Description.Get(r.lang, p.Lang),
+		Excerpt: p.Excerpt.Get(r.lang, p.Lang), Image: s.image(r.ctx, p.Image),
+		Phone: p.Phone, Website: p.Website, Email: p.Email,
+	}
+}
+
+// eventZone is the location of an event's stored zone (the site zone when
+// none or, defensively, when the stored name no longer loads).
+func (s *Service) eventZone(name string) *time.Location {
+	if name == "" {
+		return s.siteZone
+	}
+	if loc, ok := s.zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := ParseZone(name)
+	if err != nil {
+		return s.siteZone
+	}
+	s.zones.Store(name, loc)
+	return loc
+}

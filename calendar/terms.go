@@ -1,0 +1,438 @@
+package calendar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+func (s *Service) checkTaxonomy(tax Taxonomy) error {
+	if tax.Kind() == 0 {
+		return invalidParam("taxonomy", fmt.Sprintf("unknown taxonomy %q", tax))
+	}
+	return nil
+}
+
+// findTerm loads term id of the taxonomy; any other id is an invalid argument.
+func (s *Service) findTerm(ctx context.Context, tax Taxonomy, id int64) (*TermRecord, error) {
+	if id <= 0 {
+		return nil, invalidParam("id", "id must be a positive integer")
+	}
+	t, err := s.repo.GetTerm(ctx, id)
+	if errors.Is(err, ErrNotFound) || err == nil && t.Taxonomy != tax {
+		return nil, invalidParam("id", fmt.Sprintf("%d is not a valid %s id", id, tax.Kind()))
+	}
+	if err != nil {
+		return nil, s.storageErr(ctx, "get term", err)
+	}
+	return t, nil
+}
+
+// GetTerm reads one category or tag.
+func (s *Service) GetTerm(ctx context.Context, tax Taxonomy, id int64, opt ReadOptions) (*Term, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.findTerm(ctx, tax, id)
+	if err != nil {
+		return nil, err
+	}
+	tv, err := s.newRender(ctx, callerFrom(ctx), lang, s.now()).term(t)
+	if err != nil {
+		return nil, err
+	}
+	return &tv, nil
+}
+
+// applyTerm validates a term write into v and writes the valid fields into t.
+// siblings are the other terms of the taxonomy.
+func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lang, all []*TermRecord, creating bool) error {
+	if creating && !in.Name.Set {
+		v.Missing("name")
+	}
+	if in.Name.Set {
+		if n := checkName(v, "name", in.Name.Value); !v.Has("name") {
+			t.Name = setText(t.Name, lang, n)
+		}
+	}
+	if in.Description.Set {
+		if checkText(v, "description", in.Description.Value); !v.Has("description") {
+			t.Description = setText(t.Description, lang, in.Description.Value)
+		}
+	}
+	if in.Parent.Set {
+		switch p := in.Parent.Value; {
+		case !t.Taxonomy.Hierarchical():
+			return &Error{Code: CodeInvalid, Reason: "rest_taxonomy_not_hierarchical",
+				Message: "Can not set parent of a term of a non-hierarchical taxonomy.",
+				Params:  map[string]string{"parent": "tags have no parent"}}
+		case p == 0:
+			t.Parent = 0
+		case p < 0 || findID(all, p) == nil:
+			v.Add("parent", fmt.Sprintf("%d is not a valid category id", p))
+		case p == t.ID || isDescendant(all, p, t.ID):
+			v.Add("parent", "parent must not be the category itself or one of its children")
+		default:
+			t.Parent = p
+		}
+	}
+	if in.Slug.Set {
+		sl := NormalizeSlug(in.Slug.Value)
+		if sl == "" {
+			v.Add("slug", "slug must not be empty")
+		} else {
+			for _, o := range all {
+				if o.Slug == sl && o.ID != t.ID && !creating {
+					return &Error{Code: CodeInvalid, Reason: "duplicate_term_slug",
+						Message: fmt.Sprintf("The slug %q is already in use by another term.", sl),
+						Params:  map[string]string{"slug": "slug is already in use"}}
+				}
+			}
+			t.Slug = sl
+		}
+	} else if creating {
+		t.Slug = termSlug(t.Name.Get(lang, lang), t.Taxonomy)
+	}
+	if v.Has("name") || v.Has("parent") {
+		return nil
+	}
+	// A name may exist once per level.
+	for _, o := range all {
+		if o.ID == t.ID || o.Parent != t.Parent {
+			continue
+		}
+		for _, n := range o.Name {
+			if strings.EqualFold(strings.TrimSpace(n), t.Name.Get(lang, t.Lang)) {
+				return &Error{Code: CodeInvalid, Reason: "term_exists", TermID: o.ID,
+					Message: "A term with the name provided already exists with this parent."}
+			}
+		}
+	}
+	return nil
+}
+
+func findID(all []*TermRecord, id int64) *TermRecord {
+	for _, t := range all {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// isDescendant reports whether id lies below ancestor.
+func isDescendant(all []*TermRecord, id, ancestor int64) bool {
+	for steps := 0; id != 0 && steps <= len(all); steps++ {
+		t := findID(all, id)
+		if t == nil {
+			return false
+		}
+		if t.Parent == ancestor {
+			return true
+		}
+		id = t.Parent
+	}
+	return false
+}
+
+// CreateTerm creates a category or tag.
+func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, opt WriteOptions) (*Term, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	c := callerFrom(ctx)
+	if !c.canManageTerms(tax.Kind()) {
+		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to create a %s.", tax.Kind()))
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	all, err := s.repo.ListTerms(ctx, tax)
+	if err != nil {
+		return nil, s.storageErr(ctx, "list terms", err)
+	}
+	t := &TermRecord{Taxonomy: tax, Lang: lang}
+	var v Validation
+	if err := s.applyTerm(&v, t, in, lang, all, true); err != nil {
+		return nil, err
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	stored, err := s.repo.CreateTerm(ctx, t)
+	if err != nil {
+		return nil, s.storageErr(ctx, "create term", err)
+	}
+	tv, err := s.newRender(ctx, c, lang, s.now()).term(stored)
+	return &tv, err
+}
+
+// UpdateTerm changes the fields that are set in in.
+func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in TermInput, opt WriteOptions) (*Term, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	c := callerFrom(ctx)
+	if !c.canManageTerms(tax.Kind()) {
+		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", tax.Kind()))
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		cur, err := s.findTerm(ctx, tax, id)
+		if err != nil {
+			return nil, err
+		}
+		if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
+			return nil, preconditionFailed(cur.Version)
+		}
+		all, err := s.repo.ListTerms(ctx, tax)
+		if err != nil {
+			return nil, s.storageErr(ctx, "list terms", err)
+		}
+		next := cur.Clone()
+		var v Validation
+		if err := s.applyTerm(&v, next, in, lang, all, false); err != nil {
+			return nil, err
+		}
+		if err := v.Err(); err != nil {
+			return nil, err
+		}
+		stored, err := s.repo.UpdateTerm(ctx, next)
+		if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
+			continue
+		}
+		if err != nil {
+			return nil, s.storageErr(ctx, "update term", err)
+		}
+		tv, err := s.newRender(ctx, c, lang, s.now()).term(stored)
+		return &tv, err
+	}
+}
+
+// DeleteTerm removes a category or tag for good: it is unlinked from every
+// event and its child categories move up to its parent.
+func (s *Service) DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt DeleteOptions) (*Term, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	c := callerFrom(ctx)
+	if !c.canManageTerms(tax.Kind()) {
+		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to delete this %s.", tax.Kind()))
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		cur, err := s.findTerm(ctx, tax, id)
+		if err != nil {
+			return nil, err
+		}
+		if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
+			return nil, preconditionFailed(cur.Version)
+		}
+		tv, err := s.newRender(ctx, c, lang, s.now()).term(cur)
+		if err != nil {
+			return nil, err
+		}
+		err = s.repo.DeleteTerm(ctx, cur.ID, cur.Version)
+		if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
+			continue
+		}
+		if err != nil {
+			return nil, s.storageErr(ctx, "delete term", err)
+		}
+		return &tv, nil
+	}
+}
+
+// ListTerms returns one page of categories or tags. Term sets are small, so
+// filtering, counting and sorting happen here over the whole taxonomy.
+func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*TermPage, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	c := callerFrom(ctx)
+	lang, err := s.lang(q.Lang)
+	if err != nil {
+		return nil, err
+	}
+	var v Validation
+	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
+	order := strings.ToLower(strings.TrimSpace(q.Order))
+	if order != "" && order != "asc" && order != "desc" {
+		v.Add("order", "order must be asc or desc")
+	}
+	orderBy := strings.ToLower(strings.TrimSpace(q.OrderBy))
+	switch orderBy {
+	case "", "name", "id", "slug", "count", "parent", "description", "include", "none", "term_id":
+	default:
+		v.Add("orderby", "orderby must be one of name, id, slug, count, parent, description, include, none")
+	}
+	if q.Parent != nil && !tax.Hierarchical() {
+		return nil, &Error{Code: CodeInvalid, Reason: "rest_taxonomy_not_hierarchical",
+			Message: "Can not filter tags by parent.", Params: map[string]string{"parent": "tags have no parent"}}
+	}
+	all, err := s.repo.ListTerms(ctx, tax)
+	if err != nil {
+		return nil, s.storageErr(ctx, "list terms", err)
+	}
+	resolve := func(arg string, vals []string) []int64 {
+		var ids []int64
+		for _, raw := range vals {
+			for _, item := range strings.Split(raw, ",") {
+				item = strings.TrimSpace(item)
+				if item == "" {
+					continue
+				}
+				var t *TermRecord
+				if id, err := strconv.ParseInt(item, 10, 64); err == nil {
+					t = findID(all, id)
+				} else {
+					sl := NormalizeSlug(item)
+					for _, o := range all {
+						if o.Slug == sl {
+							t = o
+						}
+					}
+				}
+				if t == nil {
+					v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
+					continue
+				}
+				ids = append(ids, t.ID)
+			}
+		}
+		return uniqueIDs(ids)
+	}
+	include, exclude := resolve("include", q.Include), resolve("exclude", q.Exclude)
+	if q.Parent != nil && *q.Parent != 0 && (*q.Parent < 0 || findID(all, *q.Parent) == nil) {
+		v.Add("parent", fmt.Sprintf("%d is not a valid category id", *q.Parent))
+	}
+	post := q.Post
+	if q.Event != 0 {
+		post = q.Event
+	}
+	var linked []int64
+	if post < 0 {
+		v.Add("event", "event must be a positive event id")
+	} else if post > 0 {
+		evs, err := s.postsOfKind(ctx, &v, "event", KindEvent, []int64{post})
+		if err != nil {
+			return nil, err
+		}
+		if len(evs) == 1 {
+			ev := evs[0]
+			if !c.canRead(ev, ev.EffectiveStatus(s.now())) || isProtected(c, ev, s.now()) {
+				linked = []int64{}
+			} else {
+				linked = append([]int64{}, ev.Links(tax.Kind())...)
+			}
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	hideEmpty := q.HideEmpty == nil || *q.HideEmpty
+	words := searchWords(q.Search)
+	slug := ""
+	if q.Slug != "" {
+		slug = NormalizeSlug(q.Slug)
+	}
+	r := s.newRender(ctx, c, lang, s.now())
+	var views []Term
+	for _, t := range all {
+		switch {
+		case len(include) > 0 && !containsInt(include, t.ID),
+			containsInt(exclude, t.ID),
+			q.Parent != nil && t.Parent != *q.Parent,
+			linked != nil && !containsInt(linked, t.ID),
+			slug != "" && t.Slug != slug:
+			continue
+		}
+		tv, err := r.term(t)
+		if err != nil {
+			return nil, err
+		}
+		if hideEmpty && tv.Count == 0 {
+			continue
+		}
+		if len(words) > 0 && !termMatches(tv, words) {
+			continue
+		}
+		views = append(views, tv)
+	}
+	sortTerms(views, orderBy, order == "desc", include)
+	out := &TermPage{Terms: window(views, offset, perPage), Total: len(views), Page: page, PerPage: perPage}
+	if out.Terms == nil {
+		out.Terms = []Term{}
+	}
+	out.TotalPages = totalPages(out.Total, perPage)
+	return out, nil
+}
+
+func containsInt(ids []int64, id int64) bool {
+	for _, v := range ids {
+		if v == id {
+			return true
+		}
+	}
+	return false
+}
+
+// termMatches: every word appears in the name or the slug.
+func termMatches(t Term, words []string) bool {
+	name, slug := strings.ToLower(t.Name), strings.ToLower(t.Slug)
+	for _, w := range words {
+		if !strings.Contains(name, w) && !strings.Contains(slug, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortTerms orders terms by orderby; ties fall back to id so the order is total.
+func sortTerms(ts []Term, orderBy string, desc bool, include []int64) {
+	pos := map[int64]int{}
+	for i, id := range include {
+		pos[id] = i
+	}
+	cmp := func(a, b Term) int {
+		switch orderBy {
+		case "id", "term_id", "none":
+			return 0
+		case "slug":
+			return strings.Compare(a.Slug, b.Slug)
+		case "count":
+			return a.Count - b.Count
+		case "parent":
+			return int(a.Parent - b.Parent)
+		case "description":
+			return strings.Compare(strings.ToLower(a.Description), strings.ToLower(b.Description))
+		case "include":
+			return pos[a.ID] - pos[b.ID]
+		}
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	}
+	sort.SliceStable(ts, func(i, j int) bool {
+		c := cmp(ts[i], ts[j])
+		if c == 0 {
+			c = int(ts[i].ID - ts[j].ID)
+		}
+		if desc {
+			return c > 0
+		}
+		return c < 0
+	})
+}
