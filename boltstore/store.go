@@ -169,7 +169,7 @@ func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
 func (s *Store) wrapTx(err error) error {
 	var ce *calendar.Error
 	switch {
-	case err == nil, errors.As(err, &ce), errors.Is(err, storage.ErrBadRecord),
+	case err == nil, errors.As(err, &ce), errors.Is(err, storage.ErrBadRecord), errors.Is(err, ErrInconsistent),
 		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
