@@ -216,4 +216,3 @@ func (s *Service) DeleteEvent(ctx context.Context, ref Ref, opt DeleteOptions) (
 	}
 	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).event(rec, false)
 }
-
