@@ -1,0 +1,153 @@
+package memstore
+
+import (
+	"context"
+	"slices"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
+)
+
+// ctxEvery is how many candidates ListPosts confirms between context checks.
+const ctxEvery = 1024
+
+// ListPosts answers q from the narrowest index (see plan), confirms every
+// candidate with storage.MatchPost and returns the page q asks for with the
+// exact total. See calendar.Repository.
+func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
+	}
+	if q == nil {
+		return nil, errInvalid("list posts: nil query")
+	}
+	s.mu.RLock()
+	cands := s.plan(q)
+	var matches []*calendar.PostRecord
+	for i, p := range cands {
+		if i%ctxEvery == ctxEvery-1 {
+			if err := checkCtx(ctx); err != nil {
+				s.mu.RUnlock()
+				return nil, err
+			}
+		}
+		if storage.MatchPost(q, p) {
+			matches = append(matches, p)
+		}
+	}
+	s.mu.RUnlock()
+	page := storage.Window(matches, q)
+	out := &calendar.PostPage{Total: len(matches), Records: make([]*calendar.PostRecord, len(page))}
+	for i, p := range page {
+		out.Records[i] = p.Clone()
+	}
+	return out, nil
+}
+
+// plan returns the candidates for q in list order: a superset of the
+// matches, read from the narrowest index. The caller holds the read lock
+// and must not keep the slice beyond it (it may alias an index).
+//
+// The ways in, narrowest chosen: the asked ids; for events, each restricted
+// link (venue, organizer, category, tag, parent), the union of its lists; and
+// the per-kind list. Every event list is ordered by Start first, so each is
+// cut to the Start window by binary search before being counted. A way in
+// made of one list is already in order; unions and id lists are sorted.
+func (s *Store) plan(q *calendar.PostQuery) []*calendar.PostRecord {
+	all := s.byKind[q.Kind]
+	if all == nil { // not a post kind
+		return nil
+	}
+	if q.Kind != calendar.KindEvent {
+		if len(q.IDs) > 0 && len(q.IDs) < len(all.recs) {
+			return s.byIDs(q.Kind, q.IDs)
+		}
+		return all.recs
+	}
+
+	win := s.startWindow(q)
+	if win.Empty() {
+		return nil
+	}
+	lo, hi := all.startRange(win)
+	best, bestSize := [][]*calendar.PostRecord{all.recs[lo:hi]}, hi-lo
+
+	consider := func(lists map[int64]*postList, ids []int64) {
+		var parts [][]*calendar.PostRecord
+		size := 0
+		for _, id := range distinct(ids) {
+			if l := lists[id]; l != nil {
+				lo, hi := l.startRange(win)
+				if hi > lo {
+					parts = append(parts, l.recs[lo:hi])
+					size += hi - lo
+				}
+			}
+		}
+		if size < bestSize {
+			best, bestSize = parts, size
+		}
+	}
+	if len(q.VenueIDs) > 0 {
+		consider(s.links[calendar.KindVenue], q.VenueIDs)
+	}
+	if len(q.OrganizerIDs) > 0 {
+		consider(s.links[calendar.KindOrganizer], q.OrganizerIDs)
+	}
+	if len(q.CategoryIDs) > 0 {
+		consider(s.links[calendar.KindCategory], q.CategoryIDs)
+	}
+	if len(q.TagIDs) > 0 {
+		consider(s.links[calendar.KindTag], q.TagIDs)
+	}
+	if q.PostParent != 0 {
+		consider(s.children, []int64{q.PostParent})
+	}
+	if len(q.IDs) > 0 && len(q.IDs) < bestSize {
+		return s.byIDs(q.Kind, q.IDs)
+	}
+	switch len(best) {
+	case 0:
+		return nil
+	case 1:
+		return best[0]
+	}
+	merged := make([]*calendar.PostRecord, 0, bestSize)
+	for _, part := range best {
+		merged = append(merged, part...)
+	}
+	slices.SortFunc(merged, storage.ComparePosts)
+	// An event in two of the asked lists appears twice, side by side.
+	return slices.Compact(merged)
+}
+
+// byIDs returns the stored posts of kind among ids, each once, in list order.
+func (s *Store) byIDs(kind calendar.Kind, ids []int64) []*calendar.PostRecord {
+	out := make([]*calendar.PostRecord, 0, len(ids))
+	for _, id := range distinct(ids) {
+		if p := s.posts[id]; p != nil && p.Kind == kind {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, storage.ComparePosts)
+	return out
+}
+
+// startWindow returns the Start instants an event matching q can have: q.Start,
+// narrowed by q.End. An event ending at or after End.From started at or
+// after End.From-maxSpan; when every event ends at or after its start, one
+// ending by End.To also started by End.To.
+func (s *Store) startWindow(q *calendar.PostQuery) calendar.TimeRange {
+	win := q.Start
+	if from := q.End.From; !from.IsZero() {
+		if lower := from.Add(-s.maxSpan); win.From.IsZero() || lower.After(win.From) {
+			win.From, win.FromExclusive = lower, false
+		}
+	}
+	if to := q.End.To; !to.IsZero() && s.oddEnds == 0 {
+		if win.To.IsZero() || to.Before(win.To) {
+			win.To, win.ToExclusive = to, q.End.ToExclusive
+		}
+	}
+	return win
+}

@@ -1,0 +1,167 @@
+package memstore
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+)
+
+// Store is an in-memory calendar.Repository. The zero value is not usable;
+// call New.
+type Store struct {
+	// mu guards everything below: readers share it, writers hold it alone,
+	// which is what makes each write atomic.
+	mu sync.RWMutex
+
+	lastPost, lastTerm int64 // the two id sequences; ids are never reused
+
+	posts map[int64]*calendar.PostRecord
+	terms map[int64]*calendar.TermRecord
+
+	postSlugs map[calendar.Kind]map[string]int64     // per post kind: slug → id
+	termSlugs map[calendar.Taxonomy]map[string]int64 // per taxonomy: slug → id
+	termIDs   map[calendar.Taxonomy][]int64          // per taxonomy, ascending
+
+	byKind   map[calendar.Kind]*postList            // every post of a kind, in list order
+	links    map[calendar.Kind]map[int64]*postList // link kind → linked id → events
+	children map[int64]*postList                   // PostParent → child events
+
+	// maxSpan is an upper bound of End-Start over the events with End ≥
+	// Start; it lets an End lower bound narrow the Start scan. It only
+	// grows, which keeps it a valid bound after deletes.
+	maxSpan time.Duration
+	// oddEnds counts events whose End is zero or before Start. While any
+	// exist an End upper bound says nothing about Start.
+	oddEnds int
+}
+
+// linkKinds are the kinds an event links to, each with a reverse index.
+var linkKinds = [...]calendar.Kind{calendar.KindVenue, calendar.KindOrganizer, calendar.KindCategory, calendar.KindTag}
+
+// New returns an empty store.
+func New() *Store {
+	s := &Store{
+		posts:     map[int64]*calendar.PostRecord{},
+		terms:     map[int64]*calendar.TermRecord{},
+		postSlugs: map[calendar.Kind]map[string]int64{},
+		termSlugs: map[calendar.Taxonomy]map[string]int64{},
+		termIDs:   map[calendar.Taxonomy][]int64{},
+		byKind:    map[calendar.Kind]*postList{},
+		links:     map[calendar.Kind]map[int64]*postList{},
+		children:  map[int64]*postList{},
+	}
+	for _, k := range []calendar.Kind{calendar.KindEvent, calendar.KindVenue, calendar.KindOrganizer} {
+		s.postSlugs[k] = map[string]int64{}
+		s.byKind[k] = &postList{}
+	}
+	for _, tx := range []calendar.Taxonomy{calendar.TaxonomyCategory, calendar.TaxonomyTag} {
+		s.termSlugs[tx] = map[string]int64{}
+	}
+	for _, k := range linkKinds {
+		s.links[k] = map[int64]*postList{}
+	}
+	return s
+}
+
+// Close releases nothing and always succeeds; it exists so that a Store can
+// stand in wherever a closable driver is expected.
+func (s *Store) Close() error { return nil }
+
+// freeSlug returns the first SlugCandidate of want that no record other than
+// self holds in taken.
+func freeSlug(taken map[string]int64, want string, self int64) string {
+	for n := 1; ; n++ {
+		c := calendar.SlugCandidate(want, n)
+		if holder, ok := taken[c]; !ok || holder == self {
+			return c
+		}
+	}
+}
+
+// distinct returns ids without repeats, so that an event listing a link twice
+// is indexed once.
+func distinct(ids []int64) []int64 {
+	if len(ids) < 2 {
+		return ids
+	}
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// index adds a stored post to every index it belongs in. Stored records are
+// never modified afterwards: a write replaces the pointer (unindex the old,
+// index the new), so readers holding the read lock always see whole records.
+func (s *Store) index(p *calendar.PostRecord) {
+	s.byKind[p.Kind].insert(p)
+	if p.Kind != calendar.KindEvent {
+		return
+	}
+	for _, k := range linkKinds {
+		m := s.links[k]
+		for _, id := range distinct(p.Links(k)) {
+			l := m[id]
+			if l == nil {
+				l = &postList{}
+				m[id] = l
+			}
+			l.insert(p)
+		}
+	}
+	if p.PostParent != 0 {
+		l := s.children[p.PostParent]
+		if l == nil {
+			l = &postList{}
+			s.children[p.PostParent] = l
+		}
+		l.insert(p)
+	}
+	if p.End.IsZero() || p.End.Before(p.Start) {
+		s.oddEnds++
+	} else if span := p.End.Sub(p.Start); span > s.maxSpan {
+		s.maxSpan = span
+	}
+}
+
+// unindex removes a stored post from every index index put it in.
+func (s *Store) unindex(p *calendar.PostRecord) {
+	s.byKind[p.Kind].remove(p)
+	if p.Kind != calendar.KindEvent {
+		return
+	}
+	for _, k := range linkKinds {
+		m := s.links[k]
+		for _, id := range distinct(p.Links(k)) {
+			if l := m[id]; l != nil {
+				l.remove(p)
+				if len(l.recs) == 0 {
+					delete(m, id)
+				}
+			}
+		}
+	}
+	if p.PostParent != 0 {
+		if l := s.children[p.PostParent]; l != nil {
+			l.remove(p)
+			if len(l.recs) == 0 {
+				delete(s.children, p.PostParent)
+			}
+		}
+	}
+	if p.End.IsZero() || p.End.Before(p.Start) {
+		s.oddEnds--
+	}
+}
+
+// replacePost swaps a stored post for its new version in the map and every index.
+func (s *Store) replacePost(old, rec *calendar.PostRecord) {
+	s.unindex(old)
+	s.posts[rec.ID] = rec
+	s.index(rec)
+}
