@@ -24,7 +24,7 @@ type Store struct {
 	termSlugs map[calendar.Taxonomy]map[string]int64 // per taxonomy: slug → id
 	termIDs   map[calendar.Taxonomy][]int64          // per taxonomy, ascending
 
-	byKind   map[calendar.Kind]*postList            // every post of a kind, in list order
+	byKind   map[calendar.Kind]*postList           // every post of a kind, in list order
 	links    map[calendar.Kind]map[int64]*postList // link kind → linked id → events
 	children map[int64]*postList                   // PostParent → child events
 
