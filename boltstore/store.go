@@ -25,7 +25,7 @@ const magic = "eventcal/boltstore"
 
 // ErrLocked is wrapped by the error Open returns when the file is held by
 // another process or another open Store.
-var ErrLocked = errors.New("boltstore: database file is locked by another process")
+var ErrLocked = errors.New("boltstore: database file is locked (in use by another process or another open Store)")
 
 // ErrIncompatible is wrapped by the error Open returns for a file this build
 // cannot read: written by a newer or unknown version, or not an eventcal store.

@@ -1,0 +1,281 @@
+package boltstore
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+)
+
+// Child processes: the test binary re-executes itself with -test.run
+// selecting one of the helper tests below and the file path in an
+// environment variable. Without the variable the helpers skip.
+const (
+	envCrashChild = "BOLTSTORE_CRASH_CHILD"
+	envLockChild  = "BOLTSTORE_LOCK_CHILD"
+)
+
+// startChild starts the test binary running only the helper test name with
+// env set to path, and returns it with its stdout.
+func startChild(t *testing.T, name, env, path string) (*exec.Cmd, io.ReadCloser) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"="+path)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
+}
+
+// TestCrashChild is the writer TestCrashRecovery kills: it creates,
+// updates and deletes events linked to a venue and a category, and prints
+// one line per write after the write returned ("C id", "U id version",
+// "D id"), until it is killed.
+func TestCrashChild(t *testing.T) {
+	path := os.Getenv(envCrashChild)
+	if path == "" {
+		t.Skip("helper process of TestCrashRecovery")
+	}
+	s, err := Open(path, WithTimeout(10*time.Second))
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	venue, err := s.PostBySlug(ctx, calendar.KindVenue, "crash-hall")
+	if errors.Is(err, calendar.ErrNotFound) {
+		venue, err = s.CreatePost(ctx, post(calendar.KindVenue, "crash-hall", base))
+	}
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(2)
+	}
+	cat, err := s.TermBySlug(ctx, calendar.TaxonomyCategory, "crash")
+	if errors.Is(err, calendar.ErrNotFound) {
+		cat, err = s.CreateTerm(ctx, &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Slug: "crash"})
+	}
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(2)
+	}
+	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
+	var mine []*calendar.PostRecord
+	for i := 0; ; i++ {
+		switch {
+		case len(mine) > 2 && i%5 == 0:
+			j := rng.IntN(len(mine))
+			// Re-read: a delete may have bumped the version (unlinked parent).
+			p, err := s.GetPost(ctx, mine[j].ID)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			p.Title = calendar.Text{"en": fmt.Sprint("updated ", i)}
+			p.Start = p.Start.Add(time.Hour)
+			p.Featured = !p.Featured
+			upd, err := s.UpdatePost(ctx, p)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			mine[j] = upd
+			fmt.Printf("U %d %d\n", upd.ID, upd.Version)
+		case len(mine) > 2 && i%7 == 0:
+			j := rng.IntN(len(mine))
+			p, err := s.GetPost(ctx, mine[j].ID)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			if err := s.DeletePost(ctx, p.ID, p.Version); err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			fmt.Printf("D %d\n", mine[j].ID)
+			mine = append(mine[:j], mine[j+1:]...)
+		default:
+			e := event("crash", base.Add(time.Duration(rng.IntN(1000))*time.Hour))
+			e.VenueIDs, e.CategoryIDs = []int64{venue.ID}, []int64{cat.ID}
+			if len(mine) > 0 {
+				e.PostParent = mine[rng.IntN(len(mine))].ID
+			}
+			created, err := s.CreatePost(ctx, e)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			mine = append(mine, created)
+			fmt.Printf("C %d\n", created.ID)
+		}
+	}
+}
+
+// TestCrashRecovery kills a writing child with SIGKILL at random moments,
+// several times over the same file, and proves after each kill that every
+// acknowledged write is on disk and that the indexes agree with the records.
+func TestCrashRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	path := filepath.Join(t.TempDir(), "crash.db")
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 3))
+	created := map[int64]bool{}  // acknowledged creates
+	deleted := map[int64]bool{}  // acknowledged deletes
+	version := map[int64]int64{} // highest acknowledged version
+	const rounds = 5
+	for round := range rounds {
+		cmd, out := startChild(t, "TestCrashChild", envCrashChild, path)
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+		}()
+		// Kill at a random moment once the child is writing.
+		killAt := time.Duration(100+rng.IntN(300)) * time.Millisecond
+		var timer <-chan time.Time
+		acks := 0
+		for line := range lines {
+			if strings.HasPrefix(line, "ERR") {
+				cmd.Process.Kill()
+				t.Fatalf("round %d: child: %s", round, line)
+			}
+			var id, v int64
+			switch {
+			case sscan(line, "C %d", &id):
+				created[id], version[id] = true, 1
+			case sscan(line, "U %d %d", &id, &v):
+				version[id] = v
+			case sscan(line, "D %d", &id):
+				deleted[id] = true
+			default:
+				continue
+			}
+			if acks++; acks == 1 {
+				timer = time.After(killAt)
+			}
+			select {
+			case <-timer:
+				cmd.Process.Kill() // SIGKILL: no deferred code, no flush
+				timer = nil
+			default:
+			}
+		}
+		cmd.Wait()
+		if acks == 0 {
+			t.Fatalf("round %d: the child acknowledged no write", round)
+		}
+		verifyAcked(t, path, created, deleted, version)
+		t.Logf("round %d: killed after %d acknowledged writes (%v)", round, acks, killAt)
+	}
+}
+
+func sscan(line, format string, args ...any) bool {
+	n, err := fmt.Sscanf(line, format, args...)
+	return err == nil && n == len(args)
+}
+
+// verifyAcked reopens the file and checks every acknowledged write.
+func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, version map[int64]int64) {
+	t.Helper()
+	s, err := Open(path, WithTimeout(5*time.Second))
+	if err != nil {
+		t.Fatalf("reopen after kill: %v", err)
+	}
+	defer s.Close()
+	mustCheck(t, s)
+	ctx := context.Background()
+	for id := range created {
+		p, err := s.GetPost(ctx, id)
+		switch {
+		case deleted[id]:
+			if err == nil {
+				t.Errorf("event %d: deletion was acknowledged but the event is back", id)
+			}
+		case err != nil:
+			t.Errorf("event %d: creation was acknowledged but: %v", id, err)
+		case p.Version < version[id]:
+			t.Errorf("event %d: version %d, but version %d was acknowledged", id, p.Version, version[id])
+		}
+	}
+}
+
+// TestLockChild holds the store open until it is killed (at most a
+// minute), for TestOpenLockedByAnotherProcess.
+func TestLockChild(t *testing.T) {
+	path := os.Getenv(envLockChild)
+	if path == "" {
+		t.Skip("helper process of TestOpenLockedByAnotherProcess")
+	}
+	s, err := Open(path)
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(2)
+	}
+	fmt.Println("OPEN")
+	time.Sleep(time.Minute)
+	s.Close()
+}
+
+func TestOpenLockedByAnotherProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	path := filepath.Join(t.TempDir(), "cal.db")
+	cmd, out := startChild(t, "TestLockChild", envLockChild, path)
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() || sc.Text() != "OPEN" {
+		t.Fatalf("child did not open the store: %q", sc.Text())
+	}
+	assertLocked(t, path)
+}
+
+// assertLocked opens path, which someone else holds, with a short timeout
+// and checks the error says the file is locked.
+func assertLocked(t *testing.T, path string) {
+	t.Helper()
+	const timeout = 100 * time.Millisecond
+	start := time.Now()
+	s, err := Open(path, WithTimeout(timeout))
+	elapsed := time.Since(start)
+	if err == nil {
+		s.Close()
+		t.Fatal("second Open of a held file succeeded")
+	}
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "locked") || !strings.Contains(err.Error(), path) {
+		t.Errorf("error = %q; want ErrLocked naming the file", err)
+	}
+	// Not a performance assertion: it proves the option was honoured
+	// rather than the default timeout.
+	if elapsed >= DefaultTimeout {
+		t.Errorf("Open gave up after %v; WithTimeout(%v) was ignored", elapsed, timeout)
+	}
+	t.Logf("locked file refused after %v: %v", elapsed, err)
+}
+
+func TestOpenLockedInProcess(t *testing.T) {
+	s := openTemp(t)
+	assertLocked(t, s.Path())
+	// The holder is unaffected.
+	if _, err := s.CreatePost(context.Background(), event("still-mine", base)); err != nil {
+		t.Fatal(err)
+	}
+}
