@@ -77,7 +77,7 @@ func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lan
 			t.Parent = 0
 		case p < 0 || findID(all, p) == nil:
 			v.Add("parent", fmt.Sprintf("%d is not a valid category id", p))
-		case p == t.ID || isDescendant(all, p, t.ID):
+		case t.ID != 0 && (p == t.ID || isDescendant(all, p, t.ID)):
 			v.Add("parent", "parent must not be the category itself or one of its children")
 		default:
 			t.Parent = p
