@@ -41,7 +41,8 @@ import (
 // timestamp in seconds (so "2024" is 1970-01-01T00:33:44Z, not a year), up to
 // 9999-12-31T23:59:59Z.
 //
-// Relative forms are computed on now's wall clock in loc. "now" is now;
+// Relative forms are computed on now's wall clock in loc. "now" (and "+0
+// days") is exactly now;
 // "today", "tomorrow" and "yesterday" are the start of that day; "next
 // <weekday>" is the first such day strictly after today and "last <weekday>"
 // the last one strictly before today (on a Friday, "next friday" is 7 days
@@ -98,7 +99,7 @@ func ParseDate(s string, loc *time.Location, now time.Time) (time.Time, error) {
 }
 
 // StartOfDay returns 00:00:00 of t's day in loc (a nil loc means UTC). It is
-// built with time.Date rather than by adding hours, so it is right on days
+// built from the calendar date rather than by adding hours, so it is right on days
 // that are 23 or 25 hours long; where a DST change skips midnight, the day
 // starts at the instant of the change (01:00 local), never on the day before.
 // Skipped and repeated clocks are resolved as in ParseDate.
@@ -113,8 +114,9 @@ func StartOfDay(t time.Time, loc *time.Location) time.Time {
 // EndOfDay returns 23:59:59 of t's day in loc (a nil loc means UTC), built
 // from the calendar date like StartOfDay. Where a DST change repeats
 // 23:59:59 (a fall-back at midnight), it is the later occurrence, so the day
-// covers every instant whose date is that day. The result has no sub-second part, matching the
-// whole-second wall-clock strings the calendar reads and writes.
+// covers every instant whose date is that day. The result has no sub-second
+// part, matching the whole-second wall-clock strings the calendar reads and
+// writes.
 func EndOfDay(t time.Time, loc *time.Location) time.Time {
 	if loc == nil {
 		loc = time.UTC
@@ -459,7 +461,14 @@ func dateParseRelative(s string, loc *time.Location, now time.Time) (time.Time, 
 		}
 		ns = 0
 	}
-	t := dateWall(y, m, d, hh, mm, ss, ns, loc, false)
+	// "now" and "+0 days" are now itself, even in the second run of a hour a
+	// DST change repeats, which dateWall would read as the first run.
+	t := base
+	by, bm, bd := base.Date()
+	bh, bmin, bs := base.Clock()
+	if y != by || m != bm || d != bd || hh != bh || mm != bmin || ss != bs || ns != base.Nanosecond() {
+		t = dateWall(y, m, d, hh, mm, ss, ns, loc, false)
+	}
 	if yr := t.Year(); yr < 1000 || yr > 9999 {
 		return time.Time{}, fmt.Errorf("year %d is out of range 1000-9999", yr)
 	}

@@ -184,6 +184,20 @@ func TestParseDateKeepsNowExactly(t *testing.T) {
 	if want := now.AddDate(0, 0, 7); err != nil || !got.Equal(want) {
 		t.Fatalf("ParseDate(+1 week) = %v, %v; want %v", got, err, want)
 	}
+	// now in the second run of a repeated hour (01:30 EST after 01:30 EDT)
+	// stays itself; a day later is the same wall clock.
+	ny := dateTestLoc(t, "America/New_York")
+	repeated := time.Date(2024, 11, 3, 6, 30, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"now":     repeated,
+		"+0 days": repeated,
+		"+1 day":  time.Date(2024, 11, 4, 1, 30, 0, 0, ny),
+		"-1 day":  time.Date(2024, 11, 2, 1, 30, 0, 0, ny),
+	} {
+		if got, err := ParseDate(in, ny, repeated); err != nil || !got.Equal(want) {
+			t.Errorf("ParseDate(%q) at %v = %v, %v; want %v", in, repeated.In(ny), got, err, want)
+		}
+	}
 	// A given time replaces the whole clock, sub-seconds included.
 	got, err = ParseDate("now 10:00", loc, now)
 	if want := time.Date(2024, 3, 8, 10, 0, 0, 0, loc); err != nil || !got.Equal(want) {
