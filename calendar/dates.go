@@ -461,7 +461,7 @@ func dateParseRelative(s string, loc *time.Location, now time.Time) (time.Time, 
 		}
 		ns = 0
 	}
-	// "now" and "+0 days" are now itself, even in the second run of a hour a
+	// "now" and "+0 days" are now itself, even in the second run of an hour a
 	// DST change repeats, which dateWall would read as the first run.
 	t := base
 	by, bm, bd := base.Date()

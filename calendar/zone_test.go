@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,31 @@ func TestParseZoneIgnoresProcessZone(t *testing.T) {
 			if loc == time.Local || loc.String() == local {
 				t.Errorf("TZ=%s: ParseZone(%q) is the process zone", local, name)
 			}
+		}
+	}
+}
+
+// TestParseZoneConcurrent exercises the location cache from many goroutines;
+// run it with -race.
+func TestParseZoneConcurrent(t *testing.T) {
+	names := []string{"Europe/Berlin", "America/New_York", "Asia/Kolkata", "UTC+5:30", "Mars/Phobos"}
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				name := names[(g+i)%len(names)]
+				loc, err := ParseZone(name)
+				if (err != nil) != (name == "Mars/Phobos") || (err == nil && loc.String() != name) {
+					done <- fmt.Errorf("ParseZone(%q) = %v, %v", name, loc, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
 		}
 	}
 }
