@@ -1,0 +1,90 @@
+package httpadapter
+
+import (
+	"log/slog"
+	"strings"
+)
+
+// Namespace is the canonical namespace of the API (wire §1).
+const Namespace = "calendar/events/v1"
+
+// DefaultBodyLimit is the largest request body accepted unless WithBodyLimit
+// says otherwise.
+const DefaultBodyLimit = 1 << 20
+
+// Option configures a Handler.
+type Option func(*config)
+
+type config struct {
+	root       string
+	aliases    []string
+	langs      bool
+	siteURL    string
+	bodyLimit  int64
+	auth       Authenticator
+	corsOrigin map[string]bool
+	corsAny    bool
+	log        *slog.Logger
+}
+
+// WithRoot sets the API root the handler serves under, e.g. "/wp-json". The
+// handler then matches full paths ("/wp-json/calendar/events/v1/events");
+// use Register to add it to a mux. Default "": paths start at the namespace,
+// for use behind http.StripPrefix.
+func WithRoot(root string) Option {
+	return func(c *config) { c.root = "/" + strings.Trim(root, "/"); c.root = strings.TrimSuffix(c.root, "/") }
+}
+
+// WithNamespaceAliases adds namespaces served exactly like calendar/events/v1,
+// such as "tribe/events/v1" which existing clients hard-code.
+func WithNamespaceAliases(ns ...string) Option {
+	return func(c *config) {
+		for _, n := range ns {
+			if n = strings.Trim(n, "/"); n != "" {
+				c.aliases = append(c.aliases, n)
+			}
+		}
+	}
+}
+
+// WithLanguageSegments enables "/{lang}{root}/{ns}/…" paths, where lang is a
+// supported calendar language and becomes the request language.
+func WithLanguageSegments(on bool) Option { return func(c *config) { c.langs = on } }
+
+// WithSiteURL sets the public site URL used for "url" fields and global ids
+// (default: the request's scheme and host).
+func WithSiteURL(u string) Option { return func(c *config) { c.siteURL = strings.TrimRight(u, "/") } }
+
+// WithBodyLimit sets the largest request body in bytes (default 1 MiB);
+// larger bodies get 413 rest_request_too_large.
+func WithBodyLimit(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.bodyLimit = n
+		}
+	}
+}
+
+// WithAuthenticator sets how callers are identified (default: everyone is
+// anonymous).
+func WithAuthenticator(a Authenticator) Option { return func(c *config) { c.auth = a } }
+
+// WithCORSOrigins allows cross-origin requests from these origins
+// ("https://app.example"); "*" allows any origin. None by default.
+func WithCORSOrigins(origins ...string) Option {
+	return func(c *config) {
+		for _, o := range origins {
+			o = strings.TrimRight(strings.TrimSpace(o), "/")
+			switch o {
+			case "":
+			case "*":
+				c.corsAny = true
+			default:
+				c.corsOrigin[strings.ToLower(o)] = true
+			}
+		}
+	}
+}
+
+// WithLogger sets the logger for unexpected errors (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }

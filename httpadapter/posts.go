@@ -1,0 +1,291 @@
+package httpadapter
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/gorilla/schema"
+)
+
+// pageInfo is the paging part of a list result.
+type pageInfo struct{ total, totalPages, page, perPage int }
+
+// postKind is the HTTP side of events, venues or organizers: the same five
+// handlers over different calendar types.
+type postKind[V, I, Q any] struct {
+	name    string // "event": the prefix of archive-page-not-found
+	plural  string // "events": collection path and list body key
+	letter  byte   // ETag kind letter
+	pwd     bool   // by-id routes take the event password
+	qdec    *queryDecoder
+	qlang   func(q *Q) *calendar.Lang
+	list    func(c calendar.Calendar, ctx context.Context, q Q) ([]V, pageInfo, error)
+	get     func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*V, error)
+	create  func(c calendar.Calendar, ctx context.Context, in I, o calendar.WriteOptions) (*V, error)
+	update  func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, in I, o calendar.WriteOptions) (*V, error)
+	del     func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.DeleteOptions) (*V, error)
+	decode  func(args map[string]any, v *calendar.Validation, bySlug bool) I
+	render  func(l *links, e *enc, v *V, single bool)
+	version func(v *V) (id, version int64)
+}
+
+func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
+	return &postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]{
+		name: "event", plural: "events", letter: 'e', pwd: true,
+		qdec:  newQueryDecoder(d, calendar.EventQuery{}),
+		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
+		list: func(c calendar.Calendar, ctx context.Context, q calendar.EventQuery) ([]calendar.Event, pageInfo, error) {
+			p, err := c.ListEvents(ctx, q)
+			if err != nil {
+				return nil, pageInfo{}, err
+			}
+			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
+		},
+		get:     calendar.Calendar.GetEvent,
+		create:  calendar.Calendar.CreateEvent,
+		update:  calendar.Calendar.UpdateEvent,
+		del:     calendar.Calendar.DeleteEvent,
+		decode:  decodeEvent,
+		render:  (*links).event,
+		version: func(v *calendar.Event) (int64, int64) { return v.ID, v.Version },
+	}
+}
+
+func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery] {
+	return &postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]{
+		name: "venue", plural: "venues", letter: 'v',
+		qdec:  newQueryDecoder(d, calendar.VenueQuery{}),
+		qlang: func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
+		list: func(c calendar.Calendar, ctx context.Context, q calendar.VenueQuery) ([]calendar.Venue, pageInfo, error) {
+			p, err := c.ListVenues(ctx, q)
+			if err != nil {
+				return nil, pageInfo{}, err
+			}
+			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
+		},
+		get:    calendar.Calendar.GetVenue,
+		create: calendar.Calendar.CreateVenue,
+		update: calendar.Calendar.UpdateVenue,
+		del:    calendar.Calendar.DeleteVenue,
+		decode: func(a map[string]any, v *calendar.Validation, bySlug bool) calendar.VenueInput {
+			return decodeVenue(a, v, "", bySlug)
+		},
+		render:  (*links).venue,
+		version: func(v *calendar.Venue) (int64, int64) { return v.ID, v.Version },
+	}
+}
+
+func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery] {
+	return &postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]{
+		name: "organizer", plural: "organizers", letter: 'o',
+		qdec:  newQueryDecoder(d, calendar.OrganizerQuery{}),
+		qlang: func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
+		list: func(c calendar.Calendar, ctx context.Context, q calendar.OrganizerQuery) ([]calendar.Organizer, pageInfo, error) {
+			p, err := c.ListOrganizers(ctx, q)
+			if err != nil {
+				return nil, pageInfo{}, err
+			}
+			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
+		},
+		get:    calendar.Calendar.GetOrganizer,
+		create: calendar.Calendar.CreateOrganizer,
+		update: calendar.Calendar.UpdateOrganizer,
+		del:    calendar.Calendar.DeleteOrganizer,
+		decode: func(a map[string]any, v *calendar.Validation, bySlug bool) calendar.OrganizerInput {
+			return decodeOrganizer(a, v, "", bySlug)
+		},
+		render:  (*links).organizer,
+		version: func(v *calendar.Organizer) (int64, int64) { return v.ID, v.Version },
+	}
+}
+
+// ref returns the record named by the path: {id} or {slug}.
+func pathRef(s *reqState) (calendar.Ref, bool) {
+	if raw, ok := s.args["id"].(string); ok {
+		id, ok := parseDigits(raw)
+		return calendar.ByID(id), ok && id > 0
+	}
+	slug, _ := s.args["slug"].(string)
+	return calendar.BySlug(slug), slug != ""
+}
+
+func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+		var v calendar.Validation
+		lang := s.requestLang(&v)
+		var q Q
+		if err := k.qdec.decode(&q, s.args); err != nil {
+			if ce, ok := err.(*calendar.Error); ok {
+				for n, m := range ce.Params {
+					v.Add(n, m)
+				}
+			} else {
+				return err
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		*k.qlang(&q) = lang
+		items, pg, err := k.list(h.cal, ctx, q)
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 && pg.page > 1 {
+			return &calendar.Error{Code: calendar.CodeNotFound, Reason: k.name + "-archive-page-not-found",
+				Message: "The requested " + k.name + " archive page does not exist."}
+		}
+		e := getEnc()
+		defer putEnc(e)
+		e.open('{')
+		e.key(k.plural)
+		e.open('[')
+		for i := range items {
+			k.render(&s.links, e, &items[i], false)
+		}
+		e.close(']')
+		writeListTail(e, w, s, "/"+k.plural, pg, false)
+		e.close('}')
+		writeBody(w, http.StatusOK, e.b)
+		return nil
+	}
+}
+
+// writeRecord sends a single record with its ETag.
+func (k *postKind[V, I, Q]) writeRecord(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, status int) {
+	id, ver := k.version(rec)
+	tag := etag(k.letter, id, ver)
+	w.Header().Set("ETag", tag)
+	if status == http.StatusOK && (r.Method == http.MethodGet || r.Method == http.MethodHead) && notModified(r, tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", s.links.rest+"/"+k.plural+"/"+strconv.FormatInt(id, 10))
+	}
+	e := getEnc()
+	defer putEnc(e)
+	k.render(&s.links, e, rec, true)
+	writeBody(w, status, e.b)
+}
+
+func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+		var v calendar.Validation
+		opt := calendar.ReadOptions{Lang: s.requestLang(&v)}
+		ref, ok := pathRef(s)
+		if !ok {
+			return errNoRoute(s.method, s.path)
+		}
+		if k.pwd && ref.ID != 0 {
+			var pw calendar.Opt[string]
+			(&inputReader{args: s.args, v: &v}).str("password", &pw)
+			opt.Password = pw.Value
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		rec, err := k.get(h.cal, ctx, ref, opt)
+		if err != nil {
+			return err
+		}
+		k.writeRecord(w, r, s, rec, http.StatusOK)
+		return nil
+	}
+}
+
+func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+		var v calendar.Validation
+		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
+		in := k.decode(s.args, &v, false)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		rec, err := k.create(h.cal, ctx, in, opt)
+		if err != nil {
+			return err
+		}
+		k.writeRecord(w, r, s, rec, http.StatusCreated)
+		return nil
+	}
+}
+
+// precondition turns If-Match into the version the write must find. On a
+// by-slug route the ETag's id is checked against the record the slug names.
+func (k *postKind[V, I, Q]) precondition(ctx context.Context, h *Handler, r *http.Request, ref calendar.Ref, lang calendar.Lang) (int64, error) {
+	ver, tid, err := ifMatch(r, k.letter, ref.ID)
+	if err != nil || ver == 0 || ref.ID != 0 {
+		return ver, err
+	}
+	rec, err := k.get(h.cal, ctx, ref, calendar.ReadOptions{Lang: lang})
+	if err != nil {
+		return 0, err
+	}
+	if id, _ := k.version(rec); id != tid {
+		return 0, errPrecondition()
+	}
+	return ver, nil
+}
+
+func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+		var v calendar.Validation
+		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
+		ref, ok := pathRef(s)
+		if !ok {
+			return errNoRoute(s.method, s.path)
+		}
+		in := k.decode(s.args, &v, ref.ID == 0)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		ver, err := k.precondition(ctx, h, r, ref, opt.Lang)
+		if err != nil {
+			return err
+		}
+		opt.IfVersion = ver
+		rec, err := k.update(h.cal, ctx, ref, in, opt)
+		if err != nil {
+			return err
+		}
+		k.writeRecord(w, r, s, rec, http.StatusOK)
+		return nil
+	}
+}
+
+func (k *postKind[V, I, Q]) deleteH(h *Handler) serveFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+		var v calendar.Validation
+		opt := calendar.DeleteOptions{Lang: s.requestLang(&v)}
+		ref, ok := pathRef(s)
+		if !ok {
+			return errNoRoute(s.method, s.path)
+		}
+		ir := inputReader{args: s.args, v: &v}
+		var force calendar.Opt[bool]
+		ir.bool("force", &force)
+		opt.Force = force.Value
+		if k.pwd && ref.ID != 0 {
+			var pw calendar.Opt[string]
+			ir.str("password", &pw)
+			opt.Password = pw.Value
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		ver, err := k.precondition(ctx, h, r, ref, opt.Lang)
+		if err != nil {
+			return err
+		}
+		opt.IfVersion = ver
+		rec, err := k.del(h.cal, ctx, ref, opt)
+		if err != nil {
+			return err
+		}
+		k.writeRecord(w, r, s, rec, http.StatusOK)
+		return nil
+	}
+}

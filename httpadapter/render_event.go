@@ -1,0 +1,208 @@
+package httpadapter
+
+import (
+	"strconv"
+
+	"github.com/eventcal/eventcal/calendar"
+)
+
+// links holds the URL parts of one request that representations need.
+type links struct {
+	site string // public site URL, no trailing slash (option or the request origin)
+	host string // host of the site, for global ids
+	rest string // absolute URL of the namespace as requested (scheme, host, lang, root, ns)
+}
+
+func (l *links) globalID(e *enc, id int64) {
+	e.sep()
+	e.b = append(e.b, '"')
+	e.b = append(e.b, l.host...)
+	e.b = append(e.b, "?id="...)
+	e.b = strconv.AppendInt(e.b, id, 10)
+	e.b = append(e.b, '"')
+}
+
+// globalIDs writes global_id and global_id_lineage.
+func (l *links) globalIDs(e *enc, id int64) {
+	e.key("global_id")
+	l.globalID(e, id)
+	e.key("global_id_lineage")
+	e.open('[')
+	l.globalID(e, id)
+	e.close(']')
+}
+
+// pageURL writes "<site><section><slug>/".
+func (l *links) pageURL(e *enc, section, slug string) {
+	e.str(l.site + section + slug + "/")
+}
+
+func (l *links) restURL(e *enc, collection string, id int64) {
+	e.sep()
+	e.b = appendJSONString(e.b, l.rest+collection+"/"+strconv.FormatInt(id, 10))
+}
+
+// event writes an event per wire §3; withLD adds json_ld (single GET).
+func (l *links) event(e *enc, ev *calendar.Event, withLD bool) {
+	e.open('{')
+	e.key("id")
+	e.int(ev.ID)
+	l.globalIDs(e, ev.ID)
+	e.key("author")
+	e.str(strconv.FormatInt(ev.Author, 10))
+	e.key("status")
+	e.str(string(ev.Status))
+	e.key("date")
+	e.time(ev.Date)
+	e.key("date_utc")
+	e.time(ev.Date.UTC())
+	e.key("modified")
+	e.time(ev.Modified)
+	e.key("modified_utc")
+	e.time(ev.Modified.UTC())
+	e.key("url")
+	l.pageURL(e, "/event/", ev.Slug)
+	e.key("rest_url")
+	l.restURL(e, "/events", ev.ID)
+	e.key("title")
+	e.str(ev.Title)
+	e.key("description")
+	e.str(ev.Description)
+	e.key("excerpt")
+	e.str(ev.Excerpt)
+	e.key("slug")
+	e.str(ev.Slug)
+	e.key("image")
+	image(e, ev.Image)
+	e.key("all_day")
+	if ev.Protected {
+		e.null()
+	} else {
+		e.bool(ev.AllDay)
+	}
+	e.key("start_date")
+	e.time(ev.Start)
+	e.key("start_date_details")
+	e.details(ev.Start)
+	e.key("end_date")
+	e.time(ev.End)
+	e.key("end_date_details")
+	e.details(ev.End)
+	su, eu := ev.Start.UTC(), ev.End.UTC()
+	e.key("utc_start_date")
+	e.time(su)
+	e.key("utc_start_date_details")
+	e.details(su)
+	e.key("utc_end_date")
+	e.time(eu)
+	e.key("utc_end_date_details")
+	e.details(eu)
+	e.key("timezone")
+	e.str(ev.TimeZone)
+	e.key("timezone_abbr")
+	e.str(ev.Start.Format("MST"))
+	c := parseCost(ev.Cost)
+	e.key("cost")
+	e.str(c.display)
+	e.key("cost_details")
+	c.write(e)
+	e.key("website")
+	switch {
+	case ev.Website != "":
+		e.str(ev.Website)
+	case ev.Protected:
+		e.str("")
+	default:
+		l.pageURL(e, "/event/", ev.Slug)
+	}
+	e.key("show_map")
+	e.boolPtr(ev.ShowMap)
+	e.key("show_map_link")
+	e.boolPtr(ev.ShowMapLink)
+	e.key("hide_from_listings")
+	e.boolPtr(ev.HideFromListings)
+	e.key("sticky")
+	e.boolPtr(ev.Sticky)
+	e.key("featured")
+	e.boolPtr(ev.Featured)
+	e.key("categories")
+	e.open('[')
+	for i := range ev.Categories {
+		l.embeddedTerm(e, &ev.Categories[i])
+	}
+	e.close(']')
+	e.key("tags")
+	e.open('[')
+	for i := range ev.Tags {
+		l.embeddedTerm(e, &ev.Tags[i])
+	}
+	e.close(']')
+	e.key("venue")
+	switch len(ev.Venues) {
+	case 0:
+		e.open('[')
+		e.close(']')
+	case 1:
+		l.venue(e, &ev.Venues[0], false)
+	default:
+		e.open('[')
+		for i := range ev.Venues {
+			l.venue(e, &ev.Venues[i], false)
+		}
+		e.close(']')
+	}
+	e.key("organizer")
+	e.open('[')
+	for i := range ev.Organizers {
+		l.organizer(e, &ev.Organizers[i], false)
+	}
+	e.close(']')
+	if withLD {
+		e.key("json_ld")
+		l.eventLD(e, ev, &c)
+	}
+	e.close('}')
+}
+
+// image writes an Image or false.
+func image(e *enc, img *calendar.Image) {
+	if img == nil || img.URL == "" {
+		e.bool(false)
+		return
+	}
+	e.open('{')
+	e.key("url")
+	e.str(img.URL)
+	e.key("id")
+	e.int(img.ID)
+	e.key("extension")
+	e.str(img.Extension)
+	if img.Width > 0 {
+		e.key("width")
+		e.int(int64(img.Width))
+	}
+	if img.Height > 0 {
+		e.key("height")
+		e.int(int64(img.Height))
+	}
+	if len(img.Sizes) > 0 {
+		e.key("sizes")
+		e.open('{')
+		for _, name := range sortedKeys(img.Sizes) {
+			s := img.Sizes[name]
+			e.key(name)
+			e.open('{')
+			e.key("width")
+			e.int(int64(s.Width))
+			e.key("height")
+			e.int(int64(s.Height))
+			e.key("mime-type")
+			e.str(s.MimeType)
+			e.key("url")
+			e.str(s.URL)
+			e.close('}')
+		}
+		e.close('}')
+	}
+	e.close('}')
+}

@@ -1,0 +1,250 @@
+package httpadapter
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// The namespace index and the OpenAPI document (wire §7) are generated from
+// h.routes, the table the router is built from, so they cannot drift.
+
+func argSchema(a Arg) map[string]any {
+	m := map[string]any{}
+	if a.Type != "" {
+		m["type"] = a.Type
+	}
+	if a.Type == "array" {
+		items := map[string]any{}
+		if a.Items != "" {
+			items["type"] = a.Items
+		}
+		if len(a.Enum) > 0 {
+			items["enum"] = a.Enum
+		}
+		m["items"] = items
+	} else if len(a.Enum) > 0 {
+		m["enum"] = a.Enum
+	}
+	if a.Default != nil {
+		m["default"] = a.Default
+	}
+	return m
+}
+
+// wpPath writes a route path the way existing clients see it in the index.
+func wpPath(ns, p string) string {
+	p = strings.ReplaceAll(p, "{id}", `(?P<id>\d+)`)
+	p = strings.ReplaceAll(p, "{slug}", `(?P<slug>[^/]+)`)
+	return "/" + ns + p
+}
+
+// nsOf is the namespace the request came in on.
+func (h *Handler) nsOf(s *reqState) string {
+	for _, ns := range h.namespaces {
+		if strings.HasSuffix(s.links.rest, "/"+ns) {
+			return ns
+		}
+	}
+	return Namespace
+}
+
+func (h *Handler) indexH(_ context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+	ns := h.nsOf(s)
+	routes := map[string]any{}
+	order := []string{}
+	type entry struct {
+		methods   []string
+		endpoints []any
+	}
+	byPath := map[string]*entry{}
+	for _, rt := range h.routes {
+		key := wpPath(ns, rt.Path)
+		en := byPath[key]
+		if en == nil {
+			en = &entry{}
+			byPath[key] = en
+			order = append(order, key)
+		}
+		args := map[string]any{}
+		for _, a := range rt.Args {
+			m := argSchema(a)
+			m["required"] = a.Required
+			m["description"] = a.Description
+			args[a.Name] = m
+		}
+		en.methods = append(en.methods, rt.Methods...)
+		en.endpoints = append(en.endpoints, map[string]any{"methods": rt.Methods, "args": args})
+	}
+	for _, k := range order {
+		en := byPath[k]
+		routes[k] = map[string]any{"namespace": ns, "methods": en.methods, "endpoints": en.endpoints}
+	}
+	root := strings.TrimSuffix(s.links.rest, "/"+ns)
+	body := map[string]any{
+		"namespace": ns,
+		"routes":    routes,
+		"_links":    map[string]any{"up": []any{map[string]any{"href": root + "/"}}},
+	}
+	return writeJSONValue(w, body)
+}
+
+func writeJSONValue(w http.ResponseWriter, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, b)
+	return nil
+}
+
+func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+
+func prop(t string) map[string]any { return map[string]any{"type": t} }
+
+func nullable(t string) map[string]any { return map[string]any{"type": t, "nullable": true} }
+
+func arrayOf(items map[string]any) map[string]any {
+	return map[string]any{"type": "array", "items": items}
+}
+
+func object(props map[string]any, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		m["required"] = required
+	}
+	return m
+}
+
+// schemas are the components of the OpenAPI document: the read
+// representations of wire §3.
+func schemas() map[string]any {
+	imageOrFalse := map[string]any{"oneOf": []any{ref("Image"), map[string]any{"type": "boolean", "enum": []any{false}}}}
+	str := prop("string")
+	termURLs := object(map[string]any{"self": str, "collection": str, "up": str})
+	return map[string]any{
+		"DateDetails": object(map[string]any{"year": str, "month": str, "day": str, "hour": str, "minutes": str, "seconds": str},
+			"year", "month", "day", "hour", "minutes", "seconds"),
+		"CostDetails": object(map[string]any{"currency_symbol": str, "currency_code": str,
+			"currency_position": map[string]any{"type": "string", "enum": []any{"prefix", "postfix", ""}}, "values": arrayOf(str)}),
+		"Image": object(map[string]any{"url": str, "id": prop("integer"), "extension": str, "width": prop("integer"),
+			"height": prop("integer"), "sizes": map[string]any{"type": "object", "additionalProperties": object(map[string]any{
+				"width": prop("integer"), "height": prop("integer"), "mime-type": str, "url": str})}}, "url", "id"),
+		"Term": object(map[string]any{"id": prop("integer"), "count": prop("integer"), "description": str, "name": str,
+			"slug": str, "taxonomy": map[string]any{"type": "string", "enum": []any{"tribe_events_cat", "post_tag"}},
+			"parent": prop("integer"), "meta": arrayOf(map[string]any{}), "url": str, "urls": termURLs,
+			"term_group": prop("integer"), "term_taxonomy_id": prop("integer"), "filter": str}, "id", "name", "slug", "taxonomy"),
+		"Venue": object(map[string]any{"id": prop("integer"), "author": str, "status": str, "date": str, "date_utc": str,
+			"modified": str, "modified_utc": str, "url": str, "venue": str, "description": str, "excerpt": str, "slug": str,
+			"image": ref("Image"), "address": str, "city": str, "country": str, "province": str, "state": str, "zip": str,
+			"phone": str, "website": str, "stateprovince": str, "geo_lat": prop("number"), "geo_lng": prop("number"),
+			"show_map": nullable("boolean"), "show_map_link": nullable("boolean"), "global_id": str,
+			"global_id_lineage": arrayOf(str), "json_ld": prop("object")}, "id"),
+		"Organizer": object(map[string]any{"id": prop("integer"), "author": str, "status": str, "date": str, "date_utc": str,
+			"modified": str, "modified_utc": str, "url": str, "organizer": str, "description": str, "excerpt": str,
+			"slug": str, "image": ref("Image"), "phone": str, "website": str, "email": str, "global_id": str,
+			"global_id_lineage": arrayOf(str), "json_ld": prop("object")}, "id"),
+		"Event": object(map[string]any{"id": prop("integer"), "global_id": str, "global_id_lineage": arrayOf(str),
+			"author": str, "status": str, "date": str, "date_utc": str, "modified": str, "modified_utc": str, "url": str,
+			"rest_url": str, "title": str, "description": str, "excerpt": str, "slug": str, "image": imageOrFalse,
+			"all_day": nullable("boolean"), "start_date": str, "start_date_details": ref("DateDetails"), "end_date": str,
+			"end_date_details": ref("DateDetails"), "utc_start_date": str, "utc_start_date_details": ref("DateDetails"),
+			"utc_end_date": str, "utc_end_date_details": ref("DateDetails"), "timezone": str, "timezone_abbr": str,
+			"cost": str, "cost_details": ref("CostDetails"), "website": str, "show_map": nullable("boolean"),
+			"show_map_link": nullable("boolean"), "hide_from_listings": nullable("boolean"), "sticky": nullable("boolean"),
+			"featured": nullable("boolean"), "categories": arrayOf(ref("Term")), "tags": arrayOf(ref("Term")),
+			"venue":     map[string]any{"oneOf": []any{ref("Venue"), arrayOf(ref("Venue"))}},
+			"organizer": arrayOf(ref("Organizer")), "json_ld": prop("object")}, "id", "title", "start_date", "end_date"),
+		"Error": object(map[string]any{"code": str, "message": str, "data": object(map[string]any{
+			"status": prop("integer"), "params": map[string]any{}, "details": prop("object"), "term_id": prop("integer")}, "status")},
+			"code", "message", "data"),
+	}
+}
+
+// responseSchema is what a route answers with.
+func responseSchema(rt *Route) map[string]any {
+	parts := strings.Split(strings.Trim(rt.Path, "/"), "/")
+	coll := parts[0]
+	item := map[string]string{"events": "Event", "venues": "Venue", "organizers": "Organizer", "categories": "Term", "tags": "Term"}[coll]
+	switch {
+	case item == "":
+		return prop("object")
+	case len(parts) == 1 && rt.Methods[0] == http.MethodGet:
+		return object(map[string]any{coll: arrayOf(ref(item)), "rest_url": prop("string"), "next_rest_url": prop("string"),
+			"previous_rest_url": prop("string"), "total": prop("integer"), "total_pages": prop("integer")})
+	}
+	return ref(item)
+}
+
+func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+	paths := map[string]any{}
+	errResp := map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": ref("Error")}}}
+	for _, rt := range h.routes {
+		p := rt.Path
+		if p == "" {
+			p = "/"
+		}
+		item, _ := paths[p].(map[string]any)
+		if item == nil {
+			item = map[string]any{}
+			paths[p] = item
+		}
+		for _, m := range rt.Methods {
+			var params []any
+			props := map[string]any{}
+			var required []string
+			for _, a := range rt.Args {
+				in := "query"
+				isPath := false
+				for _, pa := range rt.pathArgs {
+					if pa == a.Name {
+						isPath, in = true, "path"
+					}
+				}
+				body := !isPath && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
+				if body {
+					props[a.Name] = argSchema(a)
+					if a.Required {
+						required = append(required, a.Name)
+					}
+					continue
+				}
+				params = append(params, map[string]any{"name": a.Name, "in": in, "required": a.Required || isPath,
+					"description": a.Description, "schema": argSchema(a)})
+			}
+			status := "200"
+			if m == http.MethodPost && len(rt.pathArgs) == 0 {
+				status = "201"
+			}
+			op := map[string]any{
+				"summary":     rt.Summary,
+				"operationId": strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_").Replace(p),
+				"responses": map[string]any{
+					status:    map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}},
+					"default": errResp,
+				},
+			}
+			if params != nil {
+				op["parameters"] = params
+			}
+			if len(props) > 0 {
+				sch := object(props, required...)
+				op["requestBody"] = map[string]any{"content": map[string]any{
+					"application/json":                  map[string]any{"schema": sch},
+					"application/x-www-form-urlencoded": map[string]any{"schema": sch},
+				}}
+			}
+			item[strings.ToLower(m)] = op
+		}
+	}
+	doc := map[string]any{
+		"openapi": "3.0.3",
+		"info": map[string]any{"version": "1.0.0", "title": "Events calendar REST API",
+			"description": "Events, venues, organizers, event categories and tags of the calendar (namespace " + h.nsOf(s) + ")."},
+		"servers":    []any{map[string]any{"url": s.links.rest}},
+		"paths":      paths,
+		"components": map[string]any{"schemas": schemas()},
+	}
+	return writeJSONValue(w, doc)
+}
