@@ -1,0 +1,59 @@
+// Package redisstore is the eventcal storage driver for Redis: one calendar
+// shared by many application instances, on a single Redis server, behind
+// Sentinel, or on a Redis Cluster. It implements calendar.Repository on a
+// redis.UniversalClient from github.com/redis/go-redis/v9.
+//
+// # Layout
+//
+// Every key of one calendar starts with the same hash tag, "{prefix}:", so all
+// of them live in one Cluster slot and every multi-key write can run as one
+// atomic Lua script. Several calendars share a server by using different
+// prefixes (WithPrefix). With prefix "cal" the keys are:
+//
+//	{cal}:format                 record encoding version (storage.FormatVersion)
+//	{cal}:seq:post, seq:term     id sequences (INCR)
+//	{cal}:post:<id>              a post, encoded with storage.EncodePost
+//	{cal}:term:<id>              a term, encoded with storage.EncodeTerm
+//	{cal}:slug:<kind>            hash slug → id, one per kind and taxonomy
+//	{cal}:ev:start, ev:end       sorted sets of event ids by start / end instant
+//	{cal}:ev:st:<status>         events of one stored status, by start
+//	{cal}:ev:featured            featured events, by start
+//	{cal}:ev:venue:<id>, ev:org:<id>, ev:cat:<id>, ev:tag:<id>, ev:parent:<id>
+//	                             events linked to a venue, organizer, category,
+//	                             tag or parent event, by start
+//	{cal}:idx:venue, idx:organizer  venues / organizers by publication date
+//	{cal}:idx:category, idx:tag  terms of a taxonomy by id
+//	{cal}:cat:children:<id>      child categories of a category, by id
+//
+// Sorted-set scores are instants in Unix microseconds (storage.TimeScoreMicro).
+//
+// # Writes
+//
+// Every write is one Lua script (EVALSHA, falling back to EVAL when the
+// server's script cache is empty). The script checks its guards first — the
+// SHA-1 of each record the Go side read and decided upon, so a concurrent
+// writer in another process is detected — then allocates the id (INCR),
+// reserves the first free calendar.SlugCandidate in the slug hash, and only
+// then writes the record and every index entry. A script either runs whole or
+// not at all, so a connection dropped mid-operation never leaves a partial
+// write. A failed guard makes the Go side read again (bounded retries); a
+// version that no longer matches is reported as calendar.ErrConflict.
+//
+// # Reads
+//
+// A get is one round trip (GET, MGET, or a script for slug lookups). A list is
+// two: a script picks the narrowest index for the query (start or end window,
+// status, featured, venue, organizer, category, tag, parent) by counting each
+// candidate range with ZCOUNT, and returns the ids of that range; the records
+// are then fetched with pipelined MGETs and every candidate is confirmed with
+// storage.MatchPost and sorted with storage.ComparePosts, so the answer is
+// exactly the one every other driver gives. Candidate sets larger than the
+// fetch batch (WithFetchBatch) take one more round trip per batch.
+//
+// # Failures
+//
+// A Redis that cannot be reached, or that answers LOADING, CLUSTERDOWN,
+// TRYAGAIN, MASTERDOWN, READONLY and the like, yields an error wrapping
+// calendar.ErrUnavailable. The client reconnects by itself, so the store works
+// again as soon as Redis is back.
+package redisstore

@@ -1,0 +1,163 @@
+package redisstore
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
+)
+
+// group is one way into the candidates of a list: the union of some sorted
+// sets, ranged by score.
+type group struct {
+	keys     []string
+	min, max string
+}
+
+// ListPosts answers a list in two round trips: candidatesScript returns the
+// ids of the narrowest index range, fetch reads them, and each candidate is
+// confirmed with storage.MatchPost and ordered with storage.ComparePosts.
+// With q.IDs set, the ids themselves are the candidates (one round trip).
+func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
+		return &calendar.PostPage{}, nil
+	}
+	var ids []string
+	if len(q.IDs) > 0 {
+		seen := make(map[int64]bool, len(q.IDs))
+		for _, id := range q.IDs {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, itoa(id))
+			}
+		}
+	} else {
+		var err error
+		if ids, err = s.candidates(ctx, s.groups(q)); err != nil {
+			return nil, err
+		}
+		// A union of several link indexes may name an event twice.
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = s.k.postPrefix() + id
+	}
+	vals, err := s.fetch(ctx, "list posts", keys)
+	if err != nil {
+		return nil, err
+	}
+	var matches []*calendar.PostRecord
+	for _, raw := range vals {
+		if raw == nil {
+			continue // deleted between the two round trips
+		}
+		p, err := storage.DecodePost(raw)
+		if err != nil {
+			return nil, err
+		}
+		if storage.MatchPost(q, p) {
+			matches = append(matches, p)
+		}
+	}
+	storage.SortPosts(matches)
+	return &calendar.PostPage{Records: storage.Window(matches, q), Total: len(matches)}, nil
+}
+
+// candidates runs candidatesScript on the groups.
+func (s *Store) candidates(ctx context.Context, gs []group) ([]string, error) {
+	var keys []string
+	args := []any{len(gs)}
+	for _, g := range gs {
+		keys = append(keys, g.keys...)
+		args = append(args, len(g.keys), g.min, g.max)
+	}
+	ids, err := candidatesScript.Run(ctx, s.c, keys, args...).StringSlice()
+	if err != nil {
+		return nil, fail(ctx, "list posts", err)
+	}
+	return ids, nil
+}
+
+// groups lists every index that can narrow q; the script picks the smallest.
+func (s *Store) groups(q *calendar.PostQuery) []group {
+	if q.Kind != calendar.KindEvent {
+		return []group{{keys: []string{s.k.kindIndex(q.Kind)}, min: "-inf", max: "+inf"}}
+	}
+	smin, smax := scoreRange(q.Start)
+	ranged := func(keys ...string) group { return group{keys: keys, min: smin, max: smax} }
+	gs := []group{ranged(s.k.evStart())}
+	if !q.End.IsZero() {
+		emin, emax := scoreRange(q.End)
+		gs = append(gs, group{keys: []string{s.k.evEnd()}, min: emin, max: emax})
+	}
+	if !q.Visible.IsZero() {
+		var keys []string
+		add := func(st calendar.Status) {
+			if k := s.k.evStatus(st); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		wanted := q.Visible.Statuses
+		if q.Visible.Owner != 0 {
+			wanted = append(slices.Clone(wanted), q.Visible.OwnStatuses...)
+		}
+		for _, st := range wanted {
+			add(st)
+			if st == calendar.StatusPublish {
+				add(calendar.StatusFuture) // a future post whose date passed reads as published
+			}
+		}
+		gs = append(gs, ranged(keys...))
+	}
+	if q.Featured != nil && *q.Featured {
+		gs = append(gs, ranged(s.k.evFeatured()))
+	}
+	if q.PostParent != 0 {
+		gs = append(gs, ranged(s.k.evParent(q.PostParent)))
+	}
+	for _, l := range []struct {
+		kind calendar.Kind
+		ids  []int64
+	}{{calendar.KindVenue, q.VenueIDs}, {calendar.KindOrganizer, q.OrganizerIDs},
+		{calendar.KindCategory, q.CategoryIDs}, {calendar.KindTag, q.TagIDs}} {
+		if len(l.ids) == 0 {
+			continue
+		}
+		var keys []string
+		for _, id := range l.ids {
+			if k := s.k.evLink(l.kind, id); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		gs = append(gs, ranged(keys...))
+	}
+	return gs
+}
+
+// safeScore bounds the instants whose microsecond score a float64 holds
+// exactly (storage.TimeScoreMicro); beyond them a bound is left open, which
+// only widens the candidates that MatchPost then confirms.
+var safeFrom, safeTo = time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// scoreRange turns a time range into inclusive sorted-set score bounds that
+// contain every instant of the range. Scores truncate to the microsecond, so
+// exclusive bounds are widened to inclusive ones; MatchPost applies the exact
+// bounds afterwards.
+func scoreRange(r calendar.TimeRange) (lo, hi string) {
+	lo, hi = "-inf", "+inf"
+	if !r.From.IsZero() && r.From.After(safeFrom) && r.From.Before(safeTo) {
+		lo = strconv.FormatInt(r.From.UnixMicro(), 10)
+	}
+	if !r.To.IsZero() && r.To.After(safeFrom) && r.To.Before(safeTo) {
+		hi = strconv.FormatInt(r.To.UnixMicro(), 10)
+	}
+	return lo, hi
+}

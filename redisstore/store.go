@@ -1,0 +1,86 @@
+package redisstore
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultPrefix is the key prefix used when WithPrefix is not given.
+const DefaultPrefix = "eventcal"
+
+// DefaultFetchBatch is the default number of records fetched per pipelined
+// round trip when a list has many candidates.
+const DefaultFetchBatch = 16384
+
+// mgetChunk is the number of keys per MGET inside a fetch pipeline: small
+// enough that Redis interleaves other clients between chunks.
+const mgetChunk = 512
+
+// maxAttempts bounds the optimistic read-decide-commit loop of updates and
+// deletes when another writer changes a record in between.
+const maxAttempts = 16
+
+// Store is a calendar.Repository on Redis. It is safe for concurrent use, and
+// any number of Store values in any number of processes may share one
+// calendar (same server, same prefix).
+type Store struct {
+	c     redis.UniversalClient
+	k     keys
+	batch int
+}
+
+var _ calendar.Repository = (*Store)(nil)
+
+// Option configures a Store.
+type Option func(*Store) error
+
+// WithPrefix sets the key prefix, so several calendars can share one Redis
+// server; every key of the calendar is tagged "{prefix}:" so that it hashes to
+// one Cluster slot. The prefix must be non-empty and must not contain '{' or
+// '}'.
+func WithPrefix(prefix string) Option {
+	return func(s *Store) error {
+		if prefix == "" || strings.ContainsAny(prefix, "{}") {
+			return errors.New("redisstore: prefix must be non-empty and free of '{' and '}'")
+		}
+		s.k = newKeys(prefix)
+		return nil
+	}
+}
+
+// WithFetchBatch sets how many records a list fetches per round trip
+// (default DefaultFetchBatch). Lists whose candidate set is larger take one
+// more round trip per batch; a smaller batch bounds the memory of one reply.
+func WithFetchBatch(n int) Option {
+	return func(s *Store) error {
+		if n < 1 {
+			return errors.New("redisstore: fetch batch must be positive")
+		}
+		s.batch = n
+		return nil
+	}
+}
+
+// New returns a Store on client. It does not contact the server: the first
+// operation does, and a server that is down yields errors wrapping
+// calendar.ErrUnavailable until it is back. The caller keeps ownership of
+// client and closes it.
+func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
+	if client == nil {
+		return nil, errors.New("redisstore: nil client")
+	}
+	s := &Store{c: client, k: newKeys(DefaultPrefix), batch: DefaultFetchBatch}
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Prefix returns the key pattern of this calendar, "{prefix}:*", suitable for
+// SCAN MATCH (for example to delete a calendar).
+func (s *Store) Prefix() string { return s.k.tag + "*" }
