@@ -146,6 +146,12 @@ func seedDataset(t testing.TB, r calendar.Repository, rng *rand.Rand, events int
 			e.Start = pick(rng, ds.events).Start // ties: order falls back to id
 		}
 		e.End = e.Start.Add(time.Duration(rng.IntN(72*60)) * time.Minute)
+		switch rng.IntN(50) {
+		case 0: // imported data may lack an end; MatchPost still defines the answer
+			e.End = time.Time{}
+		case 1:
+			e.End = e.Start.Add(-time.Hour)
+		}
 		e.Excerpt = text(rng, e.Lang, 1)
 		e.VenueIDs = someIDs(rng, venueIDs, 2)
 		e.OrganizerIDs = someIDs(rng, orgIDs, 3)
