@@ -24,13 +24,13 @@ var consistencyTests = []conformanceTest{
 // model is what the repository must hold after a sequence of writes,
 // computed independently of it: records, slug holders and cascades.
 type model struct {
-	posts      map[int64]*calendar.PostRecord
-	terms      map[int64]*calendar.TermRecord
-	postSlugs  map[calendar.Kind]map[string]bool     // every slug ever used, per kind
-	termSlugs  map[calendar.Taxonomy]map[string]bool // every term slug ever used
-	everPosts  map[calendar.Kind][]int64             // every id ever created, deleted ones too
-	everTerms  map[calendar.Taxonomy][]int64
-	base       time.Time // events start within 60 days of it
+	posts     map[int64]*calendar.PostRecord
+	terms     map[int64]*calendar.TermRecord
+	postSlugs map[calendar.Kind]map[string]bool     // every slug ever used, per kind
+	termSlugs map[calendar.Taxonomy]map[string]bool // every term slug ever used
+	everPosts map[calendar.Kind][]int64             // every id ever created, deleted ones too
+	everTerms map[calendar.Taxonomy][]int64
+	base      time.Time // events start within 60 days of it
 }
 
 func newModel() *model {
