@@ -1,0 +1,37 @@
+package redisstore
+
+import (
+	"testing"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage/storagetest"
+)
+
+
+func singleFactory(tb testing.TB) calendar.Repository {
+	return newTestStore(tb, singleClient(tb))
+}
+
+func clusterFactory(tb testing.TB) calendar.Repository {
+	return newTestStore(tb, clusterClient(tb))
+}
+
+// TestConformance runs the shared suite against a single Redis node
+// (REDIS_URL).
+func TestConformance(t *testing.T) {
+	singleClient(t) // skip (or fail under CI) once rather than per subtest
+	storagetest.Run(t, singleFactory)
+}
+
+// TestConformanceCluster runs the shared suite through redis.NewClusterClient
+// against a Redis Cluster (REDIS_CLUSTER_ADDRS).
+func TestConformanceCluster(t *testing.T) {
+	clusterClient(t)
+	storagetest.Run(t, clusterFactory)
+}
+
+// BenchmarkShared runs the shared benchmarks on a single Redis node.
+func BenchmarkShared(b *testing.B) {
+	singleClient(b)
+	storagetest.Bench(b, singleFactory)
+}
