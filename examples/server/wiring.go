@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/eventcal/eventcal/boltstore"
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/httpadapter"
+	"github.com/eventcal/eventcal/memstore"
+	"github.com/eventcal/eventcal/redisstore"
+	"github.com/redis/go-redis/v9"
+)
+
+// config is everything the flags set.
+type config struct {
+	Addr, Store, DB, RedisURL, RedisPrefix string
+	UsersFile, SiteURL, TimeZone, CORSOrigin string
+	Demo                                     bool
+
+	Out io.Writer    // where the generated admin password is printed
+	Log *slog.Logger // request and error log
+	Now func() time.Time
+}
+
+// server is the wired application: the HTTP handler and what to close.
+type server struct {
+	Handler  http.Handler
+	Calendar *calendar.Service
+	closers  []func() error
+}
+
+// Close releases the store.
+func (s *server) Close() error {
+	var errs []error
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+// newServer builds the calendar, the users and the HTTP handler from cfg.
+// Tests call it and serve the handler on their own listener.
+func newServer(ctx context.Context, cfg config) (*server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	zone, err := time.LoadLocation(cfg.TimeZone)
+	if cfg.TimeZone == "" {
+		zone, err = time.UTC, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-timezone: %w", err)
+	}
+	srv := &server{}
+	repo, err := openStore(ctx, cfg, srv)
+	if err != nil {
+		return nil, err
+	}
+	users, err := loadUsers(cfg)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	table, err := httpadapter.BasicAuth(users)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	opts := []calendar.Option{calendar.WithSiteZone(zone), calendar.WithUsers(table), calendar.WithLogger(cfg.Log)}
+	if cfg.Now != nil {
+		opts = append(opts, calendar.WithClock(cfg.Now))
+	}
+	srv.Calendar = calendar.New(repo, opts...)
+	if cfg.Demo {
+		if err := loadDemo(ctx, srv.Calendar, adminOf(users), zone, cfg.now()); err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("demo data: %w", err)
+		}
+	}
+	api := httpadapter.New(srv.Calendar,
+		httpadapter.WithRoot("/wp-json"),
+		httpadapter.WithNamespaceAliases("tribe/events/v1"),
+		httpadapter.WithLanguageSegments(true),
+		httpadapter.WithSiteURL(cfg.SiteURL),
+		httpadapter.WithAuthenticator(table),
+		httpadapter.WithCORSOrigins(strings.Split(cfg.CORSOrigin, ",")...),
+		httpadapter.WithLogger(cfg.Log),
+	)
+	mux := http.NewServeMux()
+	api.Register(mux)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "eventcal: the API is at /wp-json/calendar/events/v1 (OpenAPI: /wp-json/calendar/events/v1/doc)")
+	})
+	srv.Handler = logRequests(cfg.Log, mux)
+	return srv, nil
+}
+
+func (c config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// openStore opens the storage the flags name.
+func openStore(ctx context.Context, cfg config, srv *server) (calendar.Repository, error) {
+	switch cfg.Store {
+	case "", "mem":
+		return memstore.New(), nil
+	case "bolt":
+		st, err := boltstore.Open(cfg.DB)
+		if err != nil {
+			return nil, fmt.Errorf("-store bolt: %w", err)
+		}
+		srv.closers = append(srv.closers, st.Close)
+		return st, nil
+	case "redis":
+		opt, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return nil, fmt.Errorf("-redis: %w", err)
+		}
+		client := redis.NewClient(opt)
+		if err := client.Ping(ctx).Err(); err != nil {
+			client.Close()
+			return nil, fmt.Errorf("-store redis: %w", err)
+		}
+		st, err := redisstore.New(client, redisstore.WithPrefix(cfg.RedisPrefix))
+		if err != nil {
+			client.Close()
+			return nil, fmt.Errorf("-store redis: %w", err)
+		}
+		srv.closers = append(srv.closers, client.Close)
+		return st, nil
+	}
+	return nil, fmt.Errorf("-store: unknown store %q (want mem, bolt or redis)", cfg.Store)
+}
+
+// loadUsers reads -users, or makes an admin with a random password and
+// prints it once.
+func loadUsers(cfg config) ([]httpadapter.User, error) {
+	if cfg.UsersFile != "" {
+		f, err := os.Open(cfg.UsersFile)
+		if err != nil {
+			return nil, fmt.Errorf("-users: %w", err)
+		}
+		defer f.Close()
+		users, err := httpadapter.ParseUsers(f)
+		if err != nil {
+			return nil, fmt.Errorf("-users %s: %w", cfg.UsersFile, err)
+		}
+		return users, nil
+	}
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	pw := base64.RawURLEncoding.EncodeToString(b)
+	fmt.Fprintf(cfg.Out, "created user admin with password %s (use -users FILE to choose users)\n", pw)
+	return []httpadapter.User{{Name: "admin", Password: pw, Role: calendar.RoleAdministrator, ID: 1}}, nil
+}
+
+// adminOf returns the first administrator, the author of the demo data.
+func adminOf(users []httpadapter.User) calendar.Principal {
+	for _, u := range users {
+		if u.Role == calendar.RoleAdministrator {
+			return calendar.Principal{ID: u.ID, Role: u.Role}
+		}
+	}
+	return calendar.Principal{} // none: trusted system context
+}
+
+// statusWriter remembers the status and size of a response for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	size   int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.size += n
+	return n, err
+}
+
+// logRequests logs one line per request (never credentials or bodies).
+func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status), slog.Int("bytes", sw.size),
+			slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
+	})
+}
