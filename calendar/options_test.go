@@ -67,7 +67,9 @@ type failing struct {
 	err error
 }
 
-func (f failing) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) { return nil, f.err }
+func (f failing) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
+	return nil, f.err
+}
 func (f failing) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	return nil, f.err
 }
