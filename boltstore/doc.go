@@ -22,15 +22,17 @@
 //	term_slugs       kind ‖ slug → id
 //	post_order       kind ‖ time ‖ id → summary (events by Start, venues and
 //	                 organizers by Date: list order, read backwards for the latter)
-//	event_end        End ‖ id
+//	event_end        End ‖ id → Start
 //	event_featured   Start ‖ id, featured events only
 //	venue_events, organizer_events, category_events, tag_events,
-//	parent_children  linked id ‖ event id
+//	parent_children  linked id ‖ event id → Start
 //
 // The summary kept in post_order (status, author, dates, featured, hidden,
 // parent) lets a list confirm most restrictions with storage.MatchPost
-// without decoding the record, so a list decodes only the records of its
-// page unless the query filters on links or text.
+// without decoding the record, and the Start kept in the other event
+// indexes leads from any of them to that summary and to the list order; so
+// a list decodes only the records of its page, unless it filters on text or
+// on links other than the one it came in by.
 //
 // # Files
 //

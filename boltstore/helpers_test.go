@@ -76,9 +76,9 @@ type dataset struct {
 	events             []int64
 }
 
-// seed fills s with n random events (and their venues, organizers and
+// seedData fills s with n random events (and their venues, organizers and
 // terms) through the public API, so that every write path is exercised.
-func seed(tb testing.TB, s *Store, rng *rand.Rand, n int) *dataset {
+func seedData(tb testing.TB, s *Store, rng *rand.Rand, n int) *dataset {
 	tb.Helper()
 	d := &dataset{}
 	for i := range 4 {

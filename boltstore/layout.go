@@ -101,16 +101,20 @@ func postEntries(p *calendar.PostRecord) []entry {
 	if p.Kind != calendar.KindEvent {
 		return es
 	}
-	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), nil})
+	// Every event index but featured (whose key starts with it) holds the
+	// event's Start as value: with the id it makes the post_order key, so a
+	// list reaches the summary and the sort key without decoding the record.
+	start := storage.TimeKey(p.Start)
+	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), start})
 	if p.Featured {
 		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), nil})
 	}
 	if p.PostParent != 0 {
-		es = append(es, entry{bParentChildren, linkKey(p.PostParent, p.ID), nil})
+		es = append(es, entry{bParentChildren, linkKey(p.PostParent, p.ID), start})
 	}
 	for _, k := range linkKinds {
 		for _, id := range p.Links(k) {
-			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), nil})
+			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), start})
 		}
 	}
 	return es
@@ -159,7 +163,7 @@ func decodeSummary(b []byte, p *calendar.PostRecord) error {
 		return fmt.Errorf("%w: post %d: malformed index summary", storage.ErrBadRecord, p.ID)
 	}
 	n := int(b[0])
-	p.Status = calendar.Status(b[1 : 1+n])
+	p.Status = status(b[1 : 1+n])
 	b = b[1+n:]
 	p.Featured = b[0]&flagFeatured != 0
 	p.HideFromListings = b[0]&flagHidden != 0
@@ -173,4 +177,14 @@ func decodeSummary(b []byte, p *calendar.PostRecord) error {
 
 func readTime(b []byte) time.Time {
 	return time.Unix(int64(binary.BigEndian.Uint64(b)), int64(binary.BigEndian.Uint32(b[8:]))).UTC()
+}
+
+// status returns the status spelled b, without allocating for the known ones.
+func status(b []byte) calendar.Status {
+	for _, s := range calendar.Statuses {
+		if string(s) == string(b) {
+			return s
+		}
+	}
+	return calendar.Status(b)
 }

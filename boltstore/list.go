@@ -11,31 +11,33 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// decodeCost is what reading one candidate by id costs (a lookup, a JSON
-// decode and a sort slot) next to checking one post_order summary. The
-// planner compares ways in by it; measured roughly, the exact value matters
-// little.
-const decodeCost = 16
+// Relative costs the planner compares ways in by, in units of one
+// post_order step (a cursor move and a summary check). They are rough: only
+// orders of magnitude matter.
+const (
+	lookupCost = 3  // reaching a summary by key from another index
+	decodeCost = 16 // reading and decoding a whole record
+)
 
 // ctxEvery is how many cursor steps run between two context checks.
 const ctxEvery = 64
 
 // ListPosts answers q from the narrowest index range: the ids asked for, the
-// smallest reverse link set, the featured set, the End range, the Start
-// range, or the whole kind. Candidates are confirmed with storage.MatchPost,
-// first on the index summary and, when q filters on links or text, on the
-// decoded record; only the records of the page (and those full checks) are
-// decoded. Walks of post_order come out in list order; the other ways in
-// collect their matches and sort them.
+// smallest reverse link set, the featured set, the Start range, the End
+// range, or the whole kind. Each candidate is confirmed with
+// storage.MatchPost, first on the summary kept in post_order and, when q
+// filters on text or on links the way in does not guarantee, on the decoded
+// record; otherwise only the records of the page are decoded. A walk of
+// post_order comes out in list order; the other ways collect the post_order
+// keys of their matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	if q == nil || !q.Kind.IsPost() {
 		return nil, errInvalid("list posts: not a post kind")
 	}
 	var page *calendar.PostPage
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		l := newLister(ctx, tx, q)
 		var err error
-		page, err = l.run()
+		page, err = newLister(ctx, tx, q).run()
 		return err
 	})
 	if err != nil {
@@ -50,19 +52,27 @@ type lister struct {
 	tx    *bolt.Tx
 	q     *calendar.PostQuery
 	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
-	full  bool               // q has such restrictions: candidates need decoding
-	steps int
+	skel  calendar.PostRecord
+	steps int // cursor steps and lookups, for the pushdown test
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
 	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q}
 	l.lite.VenueIDs, l.lite.NotVenueIDs, l.lite.OrganizerIDs = nil, nil, nil
 	l.lite.CategoryIDs, l.lite.TagIDs, l.lite.Search, l.lite.Name = nil, nil, nil, ""
-	l.full = len(q.VenueIDs)+len(q.NotVenueIDs)+len(q.OrganizerIDs)+len(q.CategoryIDs)+len(q.TagIDs)+len(q.Search) > 0 || q.Name != ""
 	return l
 }
 
-// step counts one cursor step and checks ctx every ctxEvery steps.
+// needsRecord reports whether q has restrictions only the decoded record
+// can answer, apart from the link set way guarantees (nil: none).
+func needsRecord(q *calendar.PostQuery, guaranteed []byte) bool {
+	links := func(b []byte, ids []int64) bool { return len(ids) > 0 && !bytes.Equal(b, guaranteed) }
+	return links(bVenueEvents, q.VenueIDs) || links(bOrganizerEvents, q.OrganizerIDs) ||
+		links(bCategoryEvents, q.CategoryIDs) || links(bTagEvents, q.TagIDs) ||
+		len(q.NotVenueIDs) > 0 || len(q.Search) > 0 || q.Name != ""
+}
+
+// step counts one cursor step or lookup and checks ctx every ctxEvery.
 func (l *lister) step() error {
 	if l.steps++; l.steps%ctxEvery == 0 {
 		return l.ctx.Err()
@@ -72,12 +82,24 @@ func (l *lister) step() error {
 
 // way is one candidate source the planner may pick.
 type way struct {
-	ordered bool // walks post_order in list order
-	// ordered ways: the post_order range [lo, hi] (hi inclusive prefix bound)
+	kind wayKind
+	// wayOrdered: the post_order range [lo, hi].
 	lo, hi []byte
-	// unordered ways: the candidate ids
-	collect func() ([]int64, error)
+	// wayKeys: passes the post_order key of each candidate to fn (nil:
+	// just count) and returns how many it found, stopping past limit
+	// unless limit < 0.
+	keys func(limit int, fn func([]byte)) (int, error)
+	// full: candidates must be decoded to be confirmed.
+	full bool
 }
+
+type wayKind int
+
+const (
+	wayOrdered wayKind = iota
+	wayIDs
+	wayKeys
+)
 
 func (l *lister) run() (*calendar.PostPage, error) {
 	q := l.q
@@ -88,27 +110,27 @@ func (l *lister) run() (*calendar.PostPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w.ordered {
-		return l.walkOrdered(w.lo, w.hi)
+	switch w.kind {
+	case wayIDs:
+		return l.byIDs(slices.Clone(q.IDs))
+	case wayKeys:
+		var keys [][]byte
+		if _, err := w.keys(-1, func(k []byte) { keys = append(keys, k) }); err != nil {
+			return nil, err
+		}
+		return l.byKeys(keys, w.full)
 	}
-	ids, err := w.collect()
-	if err != nil {
-		return nil, err
-	}
-	return l.byIDs(ids)
+	return l.walkOrdered(w.lo, w.hi, w.full)
 }
 
 // plan picks the way in with the lowest estimated cost. Each estimate is a
-// key count capped at the best cost so far, so planning never walks more
-// than a few times the range it finally uses.
+// key count capped at the best cost so far, so planning never walks much
+// more than the range it finally uses.
 func (l *lister) plan() (way, error) {
 	q := l.q
-	best := way{}
-	bestCost := math.MaxInt
+	best, bestCost := way{}, math.MaxInt
 	if len(q.IDs) > 0 {
-		ids := slices.Clone(q.IDs)
-		best = way{collect: func() ([]int64, error) { return ids, nil }}
-		bestCost = len(ids) * decodeCost
+		best, bestCost = way{kind: wayIDs}, len(q.IDs)*decodeCost
 	}
 	consider := func(w way, count func(limit int) (int, error), perKey int) error {
 		if bestCost == 0 {
@@ -123,7 +145,16 @@ func (l *lister) plan() (way, error) {
 		}
 		return nil
 	}
-	if q.Kind == calendar.KindEvent {
+	considerKeys := func(w way) error {
+		w.kind = wayKeys
+		perKey := lookupCost
+		if w.full {
+			perKey = decodeCost
+		}
+		return consider(w, func(limit int) (int, error) { return w.keys(limit, nil) }, perKey)
+	}
+	isEvent := q.Kind == calendar.KindEvent
+	if isEvent {
 		links := []struct {
 			bucket []byte
 			ids    []int64
@@ -142,47 +173,47 @@ func (l *lister) plan() (way, error) {
 				continue
 			}
 			b, ids := l.tx.Bucket(ln.bucket), ln.ids
-			w := way{collect: func() ([]int64, error) { return l.collectLinks(b, ids, -1) }}
-			if err := consider(w, func(limit int) (int, error) {
-				got, err := l.collectLinks(b, ids, limit)
-				return len(got), err
-			}, decodeCost); err != nil {
+			if err := considerKeys(way{
+				keys: func(limit int, fn func([]byte)) (int, error) { return l.linkKeys(b, ids, limit, fn) },
+				full: needsRecord(q, ln.bucket),
+			}); err != nil {
 				return way{}, err
 			}
 		}
 		if q.Featured != nil && *q.Featured {
 			b := l.tx.Bucket(bFeatured)
-			w := way{collect: func() ([]int64, error) { return l.collectTimeRange(b, calendar.TimeRange{}, -1) }}
-			if err := consider(w, func(limit int) (int, error) {
-				got, err := l.collectTimeRange(b, calendar.TimeRange{}, limit)
-				return len(got), err
-			}, decodeCost); err != nil {
+			if err := considerKeys(way{
+				keys: func(limit int, fn func([]byte)) (int, error) {
+					return l.timeKeys(b, calendar.TimeRange{}, limit, fn)
+				},
+				full: needsRecord(q, nil),
+			}); err != nil {
 				return way{}, err
 			}
 		}
 	}
+	full := needsRecord(q, nil)
 	perKey := 1
-	if l.full {
+	if full {
 		perKey = decodeCost
 	}
 	lo, hi := l.orderRange()
-	ordered := way{ordered: true, lo: lo, hi: hi}
-	useEnd := q.Kind == calendar.KindEvent && !q.End.IsZero()
+	ordered := way{kind: wayOrdered, lo: lo, hi: hi, full: full}
+	useEnd := isEvent && !q.End.IsZero()
 	if bestCost == math.MaxInt && !useEnd {
 		return ordered, nil // nothing else to compare with: no need to count
 	}
 	if err := consider(ordered, func(limit int) (int, error) { return l.countRange(lo, hi, limit) }, perKey); err != nil {
 		return way{}, err
 	}
-	// The End range comes last: its candidates need decoding and sorting, so
-	// it only wins when it is much narrower, and by now its count is capped.
+	// The End range comes last: it only wins when much narrower than the
+	// Start range, and by now its count is capped by that range's.
 	if useEnd {
 		b := l.tx.Bucket(bEventEnd)
-		w := way{collect: func() ([]int64, error) { return l.collectTimeRange(b, q.End, -1) }}
-		if err := consider(w, func(limit int) (int, error) {
-			got, err := l.collectTimeRange(b, q.End, limit)
-			return len(got), err
-		}, decodeCost); err != nil {
+		if err := considerKeys(way{
+			keys: func(limit int, fn func([]byte)) (int, error) { return l.timeKeys(b, q.End, limit, fn) },
+			full: full,
+		}); err != nil {
 			return way{}, err
 		}
 	}
@@ -193,7 +224,8 @@ func (l *lister) plan() (way, error) {
 // Start range for events. hi is inclusive.
 func (l *lister) orderRange() (lo, hi []byte) {
 	k := byte(l.q.Kind)
-	lo, hi = []byte{k}, []byte{k, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	ff := bytes.Repeat([]byte{0xff}, 16)
+	lo, hi = []byte{k}, append([]byte{k}, ff...)
 	if l.q.Kind != calendar.KindEvent {
 		return lo, hi
 	}
@@ -201,7 +233,7 @@ func (l *lister) orderRange() (lo, hi []byte) {
 		lo = append([]byte{k}, storage.TimeKey(r.From)...)
 	}
 	if r := l.q.Start; !r.To.IsZero() {
-		hi = append(append([]byte{k}, storage.TimeKey(r.To)...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+		hi = append(append([]byte{k}, storage.TimeKey(r.To)...), ff[:8]...)
 	}
 	return lo, hi
 }
@@ -219,63 +251,97 @@ func (l *lister) countRange(lo, hi []byte, limit int) (int, error) {
 	return n, nil
 }
 
-// collectLinks returns the event ids filed under any of linked in a reverse
-// link bucket (duplicates possible), stopping once more than limit are found
-// (limit < 0: no limit).
-func (l *lister) collectLinks(b *bolt.Bucket, linked []int64, limit int) ([]int64, error) {
-	var out []int64
+// eventOrderKey builds the post_order key of event id from its Start key.
+func eventOrderKey(start []byte, id []byte) []byte {
+	k := make([]byte, 0, 17)
+	k = append(k, byte(calendar.KindEvent))
+	k = append(k, start...)
+	return append(k, id...)
+}
+
+// linkKeys passes fn the post_order keys of the events filed under any of
+// linked in a reverse link bucket (duplicates possible) and returns their
+// number, stopping past limit unless limit < 0.
+func (l *lister) linkKeys(b *bolt.Bucket, linked []int64, limit int, fn func([]byte)) (int, error) {
+	n := 0
 	c := b.Cursor()
 	for _, id := range linked {
 		prefix := storage.IDKey(id)
-		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
-			if limit >= 0 && len(out) > limit {
-				return out, nil
+		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+			if limit >= 0 && n > limit {
+				return n, nil
 			}
 			if err := l.step(); err != nil {
-				return nil, err
+				return 0, err
 			}
-			out = append(out, storage.ParseIDKey(k[8:]))
+			n++
+			if fn != nil {
+				fn(eventOrderKey(v, k[8:]))
+			}
 		}
 	}
-	return out, nil
+	return n, nil
 }
 
-// collectTimeRange returns the ids of a time‖id bucket whose time lies in
-// the bounds of r (exclusivity is left to MatchPost), stopping once more than
-// limit are found (limit < 0: no limit).
-func (l *lister) collectTimeRange(b *bolt.Bucket, r calendar.TimeRange, limit int) ([]int64, error) {
-	var out []int64
+// timeKeys passes fn the post_order keys of the events in a time ‖ id
+// bucket (event_end, whose value is Start, or event_featured, whose key
+// starts with it) within the bounds of r (exclusivity is left to MatchPost)
+// and returns their number, stopping past limit unless limit < 0.
+func (l *lister) timeKeys(b *bolt.Bucket, r calendar.TimeRange, limit int, fn func([]byte)) (int, error) {
 	var to []byte
 	if !r.To.IsZero() {
 		to = storage.TimeKey(r.To)
 	}
 	c := b.Cursor()
-	var k []byte
+	var k, v []byte
 	if r.From.IsZero() {
-		k, _ = c.First()
+		k, v = c.First()
 	} else {
-		k, _ = c.Seek(storage.TimeKey(r.From))
+		k, v = c.Seek(storage.TimeKey(r.From))
 	}
-	for ; k != nil; k, _ = c.Next() {
-		if to != nil && bytes.Compare(k[:8], to) > 0 {
-			break
-		}
-		if limit >= 0 && len(out) > limit {
+	n := 0
+	for ; k != nil; k, v = c.Next() {
+		if to != nil && bytes.Compare(k[:8], to) > 0 || limit >= 0 && n > limit {
 			break
 		}
 		if err := l.step(); err != nil {
-			return nil, err
+			return 0, err
 		}
-		out = append(out, storage.ParseIDKey(k[8:]))
+		n++
+		if fn != nil {
+			start := v
+			if len(v) == 0 { // event_featured
+				start = k[:8]
+			}
+			fn(eventOrderKey(start, k[8:]))
+		}
 	}
-	return out, nil
+	return n, nil
+}
+
+// match confirms the candidate under post_order key k with summary v: on
+// the summary, then, if full, on the decoded record, which it returns.
+func (l *lister) match(posts *bolt.Bucket, k, v []byte, full bool) (ok bool, rec *calendar.PostRecord, err error) {
+	l.skel = calendar.PostRecord{ID: storage.ParseIDKey(k[9:]), Kind: calendar.Kind(k[0])}
+	if err := decodeSummary(v, &l.skel); err != nil {
+		return false, nil, err
+	}
+	if !storage.MatchPost(&l.lite, &l.skel) {
+		return false, nil, nil
+	}
+	if !full {
+		return true, nil, nil
+	}
+	if rec, err = l.decode(posts, l.skel.ID); err != nil {
+		return false, nil, err
+	}
+	return storage.MatchPost(l.q, rec), rec, nil
 }
 
 // walkOrdered walks post_order from lo to hi (backwards for venues and
-// organizers, which list newest first), confirming each candidate on its
-// summary and, if needed, on the decoded record, and decoding only what the
-// page returns.
-func (l *lister) walkOrdered(lo, hi []byte) (*calendar.PostPage, error) {
+// organizers, which list newest first) and decodes only what the page
+// returns (and, if full, every candidate).
+func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, error) {
 	q := l.q
 	posts := l.tx.Bucket(bPosts)
 	c := l.tx.Bucket(bPostOrder).Cursor()
@@ -295,47 +361,54 @@ func (l *lister) walkOrdered(lo, hi []byte) (*calendar.PostPage, error) {
 		}
 		next, inRange = c.Prev, func(k []byte) bool { return bytes.Compare(k, lo) >= 0 }
 	}
-	off := max(q.Offset, 0)
-	page := &calendar.PostPage{}
+	pg := newPager(q)
 	for ; k != nil && inRange(k); k, v = next() {
 		if err := l.step(); err != nil {
 			return nil, err
 		}
-		id := storage.ParseIDKey(k[9:])
-		skel := &calendar.PostRecord{ID: id, Kind: q.Kind}
-		if err := decodeSummary(v, skel); err != nil {
+		ok, rec, err := l.match(posts, k, v, full)
+		if err != nil {
 			return nil, err
 		}
-		if !storage.MatchPost(&l.lite, skel) {
-			continue
-		}
-		var rec *calendar.PostRecord
-		if l.full {
-			var err error
-			if rec, err = l.decode(posts, id); err != nil {
-				return nil, err
-			}
-			if !storage.MatchPost(q, rec) {
-				continue
-			}
-		}
-		page.Total++
-		if q.CountOnly || page.Total-1 < off || q.Limit > 0 && page.Total-1 >= off+q.Limit {
-			continue
-		}
-		if rec == nil {
-			var err error
-			if rec, err = l.decode(posts, id); err != nil {
+		if ok && pg.count() {
+			if err := l.appendRecord(pg, posts, k, rec); err != nil {
 				return nil, err
 			}
 		}
-		page.Records = append(page.Records, rec)
 	}
-	return page, nil
+	return pg.page, nil
 }
 
-// byIDs reads the candidates, keeps the matches, sorts them into list order
-// and cuts the page.
+// byKeys confirms candidates given by post_order key, sorts the matches
+// into list order by their keys and decodes the page.
+func (l *lister) byKeys(keys [][]byte, full bool) (*calendar.PostPage, error) {
+	slices.SortFunc(keys, bytes.Compare)
+	keys = slices.CompactFunc(keys, bytes.Equal)
+	posts, order := l.tx.Bucket(bPosts), l.tx.Bucket(bPostOrder)
+	pg := newPager(l.q)
+	for _, k := range keys {
+		if err := l.step(); err != nil {
+			return nil, err
+		}
+		v := order.Get(k)
+		if v == nil {
+			return nil, errPostNotFound(storage.ParseIDKey(k[9:])) // index without record: see Check
+		}
+		ok, rec, err := l.match(posts, k, v, full)
+		if err != nil {
+			return nil, err
+		}
+		if ok && pg.count() {
+			if err := l.appendRecord(pg, posts, k, rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pg.page, nil
+}
+
+// byIDs reads the posts asked for by id, keeps the matches, sorts them into
+// list order and cuts the page.
 func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -359,6 +432,37 @@ func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 	}
 	storage.SortPosts(matches)
 	return &calendar.PostPage{Records: storage.Window(matches, l.q), Total: len(matches)}, nil
+}
+
+// pager counts matches in list order and tells which belong to the page.
+type pager struct {
+	q    *calendar.PostQuery
+	off  int
+	page *calendar.PostPage
+}
+
+func newPager(q *calendar.PostQuery) *pager {
+	return &pager{q: q, off: max(q.Offset, 0), page: &calendar.PostPage{}}
+}
+
+// count counts one match and reports whether it belongs to the page.
+func (p *pager) count() bool {
+	i := p.page.Total
+	p.page.Total++
+	return !p.q.CountOnly && i >= p.off && (p.q.Limit <= 0 || i < p.off+p.q.Limit)
+}
+
+// appendRecord adds the match under post_order key k to the page, decoding
+// it unless rec already holds it.
+func (l *lister) appendRecord(pg *pager, posts *bolt.Bucket, k []byte, rec *calendar.PostRecord) error {
+	if rec == nil {
+		var err error
+		if rec, err = l.decode(posts, storage.ParseIDKey(k[9:])); err != nil {
+			return err
+		}
+	}
+	pg.page.Records = append(pg.page.Records, rec)
+	return nil
 }
 
 func (l *lister) decode(posts *bolt.Bucket, id int64) (*calendar.PostRecord, error) {
