@@ -156,3 +156,25 @@ func (r *resp) must(t *testing.T, status int) *resp {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// topLevelKeys returns the keys of a JSON object in document order.
+func topLevelKeys(t *testing.T, raw string) []string {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(raw))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}

@@ -23,7 +23,7 @@ import (
 
 // config is everything the flags set.
 type config struct {
-	Addr, Store, DB, RedisURL, RedisPrefix string
+	Addr, Store, DB, RedisURL, RedisPrefix   string
 	UsersFile, SiteURL, TimeZone, CORSOrigin string
 	Demo                                     bool
 
