@@ -22,20 +22,23 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 		return nil, errInvalid("list posts: nil query")
 	}
 	s.mu.RLock()
-	cands := s.plan(q)
 	var matches []*calendar.PostRecord
-	for i, p := range cands {
-		if i%ctxEvery == ctxEvery-1 {
-			if err := checkCtx(ctx); err != nil {
-				s.mu.RUnlock()
-				return nil, err
+	seen := 0
+	for _, part := range s.plan(q) {
+		for _, p := range part {
+			if seen++; seen%ctxEvery == 0 {
+				if err := checkCtx(ctx); err != nil {
+					s.mu.RUnlock()
+					return nil, err
+				}
 			}
-		}
-		if storage.MatchPost(q, p) {
-			matches = append(matches, p)
+			if storage.MatchPost(q, p) {
+				matches = append(matches, p)
+			}
 		}
 	}
 	s.mu.RUnlock()
+	// Stored records are immutable, so the page is cloned outside the lock.
 	page := storage.Window(matches, q)
 	out := &calendar.PostPage{Total: len(matches), Records: make([]*calendar.PostRecord, len(page))}
 	for i, p := range page {
@@ -44,48 +47,48 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	return out, nil
 }
 
-// plan returns the candidates for q in list order: a superset of the
-// matches, read from the narrowest index. The caller holds the read lock
-// and must not keep the slice beyond it (it may alias an index).
+// plan returns the candidates for q, a superset of the matches in list
+// order, as parts to read one after the other. The caller holds the read
+// lock and must not keep the parts beyond it (they alias the indexes).
 //
 // The ways in, narrowest chosen: the asked ids; for events, each restricted
-// link (venue, organizer, category, tag, parent), the union of its lists; and
-// the per-kind list. Every event list is ordered by Start first, so each is
-// cut to the Start window by binary search before being counted. A way in
+// link (venue, organizer, category, tag, parent), the union of its lists;
+// and the per-kind list. Every event list is ordered by Start first, so each
+// is cut to the Start window by binary search before it is counted. A way in
 // made of one list is already in order; unions and id lists are sorted.
-func (s *Store) plan(q *calendar.PostQuery) []*calendar.PostRecord {
+func (s *Store) plan(q *calendar.PostQuery) [][]*calendar.PostRecord {
 	all := s.byKind[q.Kind]
 	if all == nil { // not a post kind
 		return nil
 	}
 	if q.Kind != calendar.KindEvent {
-		if len(q.IDs) > 0 && len(q.IDs) < len(all.recs) {
-			return s.byIDs(q.Kind, q.IDs)
+		if len(q.IDs) > 0 && len(q.IDs) < all.n {
+			return [][]*calendar.PostRecord{s.byIDs(q.Kind, q.IDs)}
 		}
-		return all.recs
+		return all.all()
 	}
 
 	win := s.startWindow(q)
 	if win.Empty() {
 		return nil
 	}
-	lo, hi := all.startRange(win)
-	best, bestSize := [][]*calendar.PostRecord{all.recs[lo:hi]}, hi-lo
-
+	best, bestSize := all.startRange(win)
+	union := false // best is several lists: sort and dedupe
 	consider := func(lists map[int64]*postList, ids []int64) {
 		var parts [][]*calendar.PostRecord
-		size := 0
+		size, used := 0, 0
 		for _, id := range distinct(ids) {
 			if l := lists[id]; l != nil {
-				lo, hi := l.startRange(win)
-				if hi > lo {
-					parts = append(parts, l.recs[lo:hi])
-					size += hi - lo
+				ps, n := l.startRange(win)
+				if n > 0 {
+					parts = append(parts, ps...)
+					size += n
+					used++
 				}
 			}
 		}
 		if size < bestSize {
-			best, bestSize = parts, size
+			best, bestSize, union = parts, size, used > 1
 		}
 	}
 	if len(q.VenueIDs) > 0 {
@@ -104,13 +107,10 @@ func (s *Store) plan(q *calendar.PostQuery) []*calendar.PostRecord {
 		consider(s.children, []int64{q.PostParent})
 	}
 	if len(q.IDs) > 0 && len(q.IDs) < bestSize {
-		return s.byIDs(q.Kind, q.IDs)
+		return [][]*calendar.PostRecord{s.byIDs(q.Kind, q.IDs)}
 	}
-	switch len(best) {
-	case 0:
-		return nil
-	case 1:
-		return best[0]
+	if !union {
+		return best
 	}
 	merged := make([]*calendar.PostRecord, 0, bestSize)
 	for _, part := range best {
@@ -118,7 +118,7 @@ func (s *Store) plan(q *calendar.PostQuery) []*calendar.PostRecord {
 	}
 	slices.SortFunc(merged, storage.ComparePosts)
 	// An event in two of the asked lists appears twice, side by side.
-	return slices.Compact(merged)
+	return [][]*calendar.PostRecord{slices.Compact(merged)}
 }
 
 // byIDs returns the stored posts of kind among ids, each once, in list order.

@@ -88,7 +88,7 @@ func (s *Store) DeletePost(ctx context.Context, id, version int64) error {
 		if l == nil {
 			continue
 		}
-		for _, e := range l.recs {
+		for _, e := range l.records() {
 			if !slices.Contains(refs, e) {
 				refs = append(refs, e)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
 )
 
 // Store is an in-memory calendar.Repository. The zero value is not usable;
@@ -96,37 +97,22 @@ func distinct(ids []int64) []int64 {
 }
 
 // index adds a stored post to every index it belongs in. Stored records are
-// never modified afterwards: a write replaces the pointer (unindex the old,
-// index the new), so readers holding the read lock always see whole records.
+// never modified afterwards: a write replaces the pointer, so readers holding
+// the read lock always see whole records.
 func (s *Store) index(p *calendar.PostRecord) {
 	s.byKind[p.Kind].insert(p)
 	if p.Kind != calendar.KindEvent {
 		return
 	}
 	for _, k := range linkKinds {
-		m := s.links[k]
 		for _, id := range distinct(p.Links(k)) {
-			l := m[id]
-			if l == nil {
-				l = &postList{}
-				m[id] = l
-			}
-			l.insert(p)
+			s.addTo(s.links[k], id, p)
 		}
 	}
 	if p.PostParent != 0 {
-		l := s.children[p.PostParent]
-		if l == nil {
-			l = &postList{}
-			s.children[p.PostParent] = l
-		}
-		l.insert(p)
+		s.addTo(s.children, p.PostParent, p)
 	}
-	if p.End.IsZero() || p.End.Before(p.Start) {
-		s.oddEnds++
-	} else if span := p.End.Sub(p.Start); span > s.maxSpan {
-		s.maxSpan = span
-	}
+	s.trackSpan(p)
 }
 
 // unindex removes a stored post from every index index put it in.
@@ -136,32 +122,88 @@ func (s *Store) unindex(p *calendar.PostRecord) {
 		return
 	}
 	for _, k := range linkKinds {
-		m := s.links[k]
 		for _, id := range distinct(p.Links(k)) {
-			if l := m[id]; l != nil {
-				l.remove(p)
-				if len(l.recs) == 0 {
-					delete(m, id)
-				}
-			}
+			s.removeFrom(s.links[k], id, p)
 		}
 	}
 	if p.PostParent != 0 {
-		if l := s.children[p.PostParent]; l != nil {
-			l.remove(p)
-			if len(l.recs) == 0 {
-				delete(s.children, p.PostParent)
-			}
+		s.removeFrom(s.children, p.PostParent, p)
+	}
+	s.untrackSpan(p)
+}
+
+// addTo inserts (or replaces) p in the list of id in a reverse index.
+func (s *Store) addTo(m map[int64]*postList, id int64, p *calendar.PostRecord) {
+	l := m[id]
+	if l == nil {
+		l = &postList{}
+		m[id] = l
+	}
+	l.insert(p)
+}
+
+// removeFrom deletes p from the list of id, dropping the list when empty.
+func (s *Store) removeFrom(m map[int64]*postList, id int64, p *calendar.PostRecord) {
+	if l := m[id]; l != nil {
+		l.remove(p)
+		if l.n == 0 {
+			delete(m, id)
 		}
 	}
-	if p.End.IsZero() || p.End.Before(p.Start) {
+}
+
+// oddEnd reports whether an event's End says nothing about its Start.
+func oddEnd(p *calendar.PostRecord) bool { return p.End.IsZero() || p.End.Before(p.Start) }
+
+func (s *Store) trackSpan(p *calendar.PostRecord) {
+	if p.Kind != calendar.KindEvent {
+		return
+	}
+	if oddEnd(p) {
+		s.oddEnds++
+	} else if span := p.End.Sub(p.Start); span > s.maxSpan {
+		s.maxSpan = span
+	}
+}
+
+func (s *Store) untrackSpan(p *calendar.PostRecord) {
+	if p.Kind == calendar.KindEvent && oddEnd(p) {
 		s.oddEnds--
 	}
 }
 
-// replacePost swaps a stored post for its new version in the map and every index.
+// replacePost swaps a stored post for its new version in the map and every
+// index. When the sort key is unchanged (the usual update: text, status),
+// entries are replaced in place and only the links that changed move.
 func (s *Store) replacePost(old, rec *calendar.PostRecord) {
-	s.unindex(old)
 	s.posts[rec.ID] = rec
-	s.index(rec)
+	if storage.ComparePosts(old, rec) != 0 {
+		s.unindex(old)
+		s.index(rec)
+		return
+	}
+	s.byKind[rec.Kind].insert(rec) // same key and id: replaces
+	if rec.Kind != calendar.KindEvent {
+		return
+	}
+	for _, k := range linkKinds {
+		m := s.links[k]
+		newIDs := distinct(rec.Links(k))
+		for _, id := range distinct(old.Links(k)) {
+			if !slices.Contains(newIDs, id) {
+				s.removeFrom(m, id, old)
+			}
+		}
+		for _, id := range newIDs {
+			s.addTo(m, id, rec)
+		}
+	}
+	if old.PostParent != 0 && old.PostParent != rec.PostParent {
+		s.removeFrom(s.children, old.PostParent, old)
+	}
+	if rec.PostParent != 0 {
+		s.addTo(s.children, rec.PostParent, rec)
+	}
+	s.untrackSpan(old)
+	s.trackSpan(rec)
 }

@@ -86,7 +86,7 @@ func (s *Store) DeleteTerm(ctx context.Context, id, version int64) error {
 
 	kind := old.Taxonomy.Kind()
 	if l := s.links[kind][id]; l != nil {
-		for _, e := range slices.Clone(l.recs) { // rewriting an event edits l
+		for _, e := range l.records() { // a copy: rewriting an event edits l
 			rec := e.Clone()
 			rec.SetLinks(kind, without(rec.Links(kind), id))
 			rec.Version++

@@ -1,0 +1,93 @@
+package memstore
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
+)
+
+// TestPostListAgainstSortedSlice drives a postList across many block splits
+// and merges with random inserts, replacements and removals, and checks its
+// order and every Start window against a plain sorted slice.
+func TestPostListAgainstSortedSlice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	hour := func() time.Time { return base.Add(time.Duration(rng.IntN(2000)) * time.Hour) } // many equal starts
+	var (
+		l   postList
+		ref []*calendar.PostRecord
+	)
+	check := func(step int) {
+		t.Helper()
+		got := l.records()
+		if l.n != len(ref) || !slices.Equal(got, ref) {
+			t.Fatalf("step %d: list holds %d entries (n=%d), want %d in order", step, len(got), l.n, len(ref))
+		}
+		for _, blk := range l.blocks {
+			if len(blk) == 0 || len(blk) > blockMax {
+				t.Fatalf("step %d: block of %d entries", step, len(blk))
+			}
+		}
+		for i := 0; i < 20; i++ {
+			r := calendar.TimeRange{From: hour(), To: hour(), FromExclusive: rng.IntN(2) == 0, ToExclusive: rng.IntN(2) == 0}
+			switch rng.IntN(4) {
+			case 0:
+				r.From = time.Time{}
+			case 1:
+				r.To = time.Time{}
+			}
+			var want []*calendar.PostRecord
+			for _, p := range ref {
+				if r.Contains(p.Start) {
+					want = append(want, p)
+				}
+			}
+			parts, n := l.startRange(r)
+			var have []*calendar.PostRecord
+			for _, part := range parts {
+				have = append(have, part...)
+			}
+			if n != len(want) || !slices.Equal(have, want) {
+				t.Fatalf("step %d: startRange %v returned %d (n=%d), want %d", step, r, len(have), n, len(want))
+			}
+		}
+	}
+	var next int64
+	for step := 0; step < 20000; step++ {
+		switch op := rng.IntN(10); {
+		case op < 6 || len(ref) == 0: // insert
+			next++
+			p := &calendar.PostRecord{ID: next, Kind: calendar.KindEvent, Start: hour()}
+			l.insert(p)
+			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
+			ref = slices.Insert(ref, i, p)
+		case op < 8: // replace with the same key
+			old := ref[rng.IntN(len(ref))]
+			p := &calendar.PostRecord{ID: old.ID, Kind: old.Kind, Start: old.Start, Title: calendar.Text{"en": "new"}}
+			l.insert(p)
+			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
+			ref[i] = p
+		default: // remove
+			i := rng.IntN(len(ref))
+			l.remove(ref[i])
+			ref = slices.Delete(ref, i, i+1)
+		}
+		if step%2000 == 1999 {
+			check(step)
+		}
+	}
+	// Drain to empty: blocks must all go.
+	for len(ref) > 0 {
+		i := rng.IntN(len(ref))
+		l.remove(ref[i])
+		ref = slices.Delete(ref, i, i+1)
+	}
+	check(-1)
+	if len(l.blocks) != 0 {
+		t.Errorf("%d blocks left in an empty list", len(l.blocks))
+	}
+}
