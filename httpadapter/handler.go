@@ -188,7 +188,15 @@ func (h *Handler) makeLinks(r *http.Request, prefix string) links {
 	}
 	origin := scheme + "://" + r.Host
 	stripped := ""
-	if ru := r.RequestURI; ru != "" && ru[0] == '/' {
+	ru := r.RequestURI
+	if ru != "" && ru[0] != '/' { // absolute form: "http://host/path"
+		if u, err := url.ParseRequestURI(ru); err == nil {
+			ru = u.EscapedPath()
+		} else {
+			ru = ""
+		}
+	}
+	if ru != "" {
 		if i := strings.IndexByte(ru, '?'); i >= 0 {
 			ru = ru[:i]
 		}

@@ -178,3 +178,26 @@ func topLevelKeys(t *testing.T, raw string) []string {
 	}
 	return keys
 }
+
+func refID(id int64) calendar.Ref { return calendar.ByID(id) }
+
+func readOpts() calendar.ReadOptions { return calendar.ReadOptions{} }
+
+func writeLang(l calendar.Lang) calendar.WriteOptions { return calendar.WriteOptions{Lang: l} }
+
+func evTitle(s string) calendar.EventInput { return calendar.EventInput{Title: calendar.Some(s)} }
+
+// doHandler sends a body-less request to any handler.
+func doHandler(t *testing.T, h http.Handler, method, path string) *resp {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://"+testHost+path, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	out := &resp{Code: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
+	if rec.Body.Len() > 0 && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(rec.Body.Bytes(), &out.JSON); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
