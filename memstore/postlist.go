@@ -71,10 +71,10 @@ func (l *postList) insert(p *calendar.PostRecord) {
 		l.blocks[b] = blk
 		return
 	}
-	// Split; each half gets its own array so that appends to the first
-	// never overwrite the second.
+	// Split: the first half keeps the array (and its spare room), the
+	// second gets a copy, so growing one never overwrites the other.
 	half := len(blk) / 2
-	l.blocks[b] = slices.Clip(blk[:half])
+	l.blocks[b] = blk[:half]
 	l.blocks = slices.Insert(l.blocks, b+1, slices.Clone(blk[half:]))
 }
 
