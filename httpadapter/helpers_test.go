@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
+	"sort"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -201,3 +203,11 @@ func doHandler(t *testing.T, h http.Handler, method, path string) *resp {
 	}
 	return out
 }
+
+func sortStrings(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+func textLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
