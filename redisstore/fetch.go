@@ -16,7 +16,8 @@ func (s *Store) fetch(ctx context.Context, op string, keys []string) ([][]byte, 
 	if len(keys) == 0 {
 		return out, nil
 	}
-	if len(keys) <= mgetChunk {
+	chunk := min(mgetChunk, s.batch)
+	if len(keys) <= chunk {
 		vals, err := s.c.MGet(ctx, keys...).Result()
 		if err != nil {
 			return nil, fail(ctx, op, err)
@@ -27,8 +28,8 @@ func (s *Store) fetch(ctx context.Context, op string, keys []string) ([][]byte, 
 		end := min(start+s.batch, len(keys))
 		pipe := s.c.Pipeline()
 		var cmds []*redis.SliceCmd
-		for i := start; i < end; i += mgetChunk {
-			cmds = append(cmds, pipe.MGet(ctx, keys[i:min(i+mgetChunk, end)]...))
+		for i := start; i < end; i += chunk {
+			cmds = append(cmds, pipe.MGet(ctx, keys[i:min(i+chunk, end)]...))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			return nil, fail(ctx, op, err)
