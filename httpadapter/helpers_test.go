@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"encoding/base64"
+	"strconv"
 	"log/slog"
 	"sort"
 	"net/http"
@@ -211,3 +213,17 @@ func sortStrings(s []string) []string {
 }
 
 func textLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
