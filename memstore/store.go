@@ -81,15 +81,26 @@ func freeSlug(taken map[string]int64, want string, self int64) string {
 	}
 }
 
-// distinct returns ids without repeats, so that an event listing a link twice
-// is indexed once.
+// distinct returns ids without repeats, in their first order, so that an
+// event listing a link twice is indexed once. Link lists are short and need
+// no map; a long id list from a query does.
 func distinct(ids []int64) []int64 {
 	if len(ids) < 2 {
 		return ids
 	}
 	out := make([]int64, 0, len(ids))
+	if len(ids) <= 16 {
+		for _, id := range ids {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	seen := make(map[int64]struct{}, len(ids))
 	for _, id := range ids {
-		if !slices.Contains(out, id) {
+		if _, dup := seen[id]; !dup {
+			seen[id] = struct{}{}
 			out = append(out, id)
 		}
 	}
