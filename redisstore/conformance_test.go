@@ -7,7 +7,6 @@ import (
 	"github.com/eventcal/eventcal/storage/storagetest"
 )
 
-
 func singleFactory(tb testing.TB) calendar.Repository {
 	return newTestStore(tb, singleClient(tb))
 }
