@@ -21,9 +21,17 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	if q == nil {
 		return nil, errInvalid("list posts: nil query")
 	}
+	// Matches past the page are only counted: keep is how many of the
+	// first matches storage.Window may need (all of them without a Limit).
+	keep := -1
+	if q.CountOnly {
+		keep = 0
+	} else if q.Limit > 0 {
+		keep = max(q.Offset, 0) + q.Limit
+	}
 	s.mu.RLock()
 	var matches []*calendar.PostRecord
-	seen := 0
+	total, seen := 0, 0
 	for _, part := range s.plan(q) {
 		for _, p := range part {
 			if seen++; seen%ctxEvery == 0 {
@@ -33,14 +41,17 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 				}
 			}
 			if storage.MatchPost(q, p) {
-				matches = append(matches, p)
+				if keep < 0 || total < keep {
+					matches = append(matches, p)
+				}
+				total++
 			}
 		}
 	}
 	s.mu.RUnlock()
 	// Stored records are immutable, so the page is cloned outside the lock.
 	page := storage.Window(matches, q)
-	out := &calendar.PostPage{Total: len(matches), Records: make([]*calendar.PostRecord, len(page))}
+	out := &calendar.PostPage{Total: total, Records: make([]*calendar.PostRecord, len(page))}
 	for i, p := range page {
 		out.Records[i] = p.Clone()
 	}
