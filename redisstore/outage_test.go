@@ -1,0 +1,181 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/redis/go-redis/v9"
+)
+
+// redisProcess is a redis-server this test owns, on a free loopback port,
+// with an fsync-always append-only file so that a kill -9 keeps every
+// acknowledged write.
+type redisProcess struct {
+	path, dir, addr string
+	cmd             *exec.Cmd
+}
+
+func startRedis(t *testing.T, r *redisProcess) {
+	t.Helper()
+	_, port, _ := net.SplitHostPort(r.addr)
+	r.cmd = exec.Command(r.path, "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
+		"--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
+		"--logfile", filepath.Join(r.dir, "redis.log"))
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: r.addr, MaxRetries: -1})
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if err := c.Ping(context.Background()).Err(); err == nil {
+			return
+		} else if time.Now().After(deadline) {
+			t.Fatalf("redis-server on %s did not start: %v", r.addr, err)
+		}
+	}
+}
+
+func (r *redisProcess) kill() {
+	if r.cmd != nil && r.cmd.Process != nil {
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+		r.cmd = nil
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// A Redis killed in the middle of writes: every error is "unavailable", no
+// write is partial, and the same Store works again once Redis is back.
+func TestOutageAndRecovery(t *testing.T) {
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not on PATH")
+	}
+	// go-redis logs every failed dial; send those to the test log, and back
+	// to the standard logger afterwards.
+	redis.SetLogger(testLogger{t})
+	t.Cleanup(func() { redis.SetLogger(stdLogger{}) })
+	r := &redisProcess{path: path, dir: t.TempDir(), addr: "127.0.0.1:" + freePort(t)}
+	startRedis(t, r)
+	t.Cleanup(r.kill)
+	c := redis.NewClient(&redis.Options{Addr: r.addr, DialTimeout: 200 * time.Millisecond,
+		ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: 1})
+	t.Cleanup(func() { c.Close() })
+	s, err := New(c, WithPrefix("outage"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	venue := mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0, Slug: "hall"})
+	cat := mustTerm(t, s, calendar.TaxonomyCategory, "music", 0)
+
+	// Writers create linked events and delete some, until Redis dies.
+	var (
+		wg         sync.WaitGroup
+		mu         sync.Mutex
+		wrong      []error
+		ok, failed atomic.Int64
+		stopped    = make(chan struct{})
+	)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stopped:
+					return
+				default:
+				}
+				p := event("e"+strconv.Itoa(w), t0.Add(time.Duration(i)*time.Minute))
+				p.VenueIDs, p.CategoryIDs = []int64{venue.ID}, []int64{cat.ID}
+				got, err := s.CreatePost(ctx, p)
+				if err == nil && i%3 == 0 {
+					err = s.DeletePost(ctx, got.ID, 0)
+				}
+				if err == nil {
+					ok.Add(1)
+				} else {
+					failed.Add(1)
+					if !errors.Is(err, calendar.ErrUnavailable) {
+						mu.Lock()
+						wrong = append(wrong, err)
+						mu.Unlock()
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	r.kill()
+
+	if _, err := s.GetPost(ctx, venue.ID); !errors.Is(err, calendar.ErrUnavailable) {
+		t.Errorf("GetPost while Redis is down: %v, want ErrUnavailable", err)
+	}
+	if _, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent}); !errors.Is(err, calendar.ErrUnavailable) {
+		t.Errorf("ListPosts while Redis is down: %v, want ErrUnavailable", err)
+	}
+	if err := s.DeleteTerm(ctx, cat.ID, 0); !errors.Is(err, calendar.ErrUnavailable) {
+		t.Errorf("DeleteTerm while Redis is down: %v, want ErrUnavailable", err)
+	}
+	close(stopped)
+	wg.Wait()
+	t.Logf("writers: %d operations succeeded, %d failed with Redis down", ok.Load(), failed.Load())
+	if ok.Load() == 0 || failed.Load() == 0 {
+		t.Fatalf("the kill did not land among the writes")
+	}
+	for _, err := range wrong {
+		t.Errorf("writer error not wrapping ErrUnavailable: %v", err)
+	}
+
+	startRedis(t, r)
+	// The same Store, same client: go-redis reconnects and the scripts are
+	// loaded again (EVALSHA falls back to EVAL on the fresh server).
+	var got *calendar.PostRecord
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if got, err = s.CreatePost(ctx, event("after", t0)); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("store did not recover: %v", err)
+		}
+	}
+	if _, err := s.GetPost(ctx, got.ID); err != nil {
+		t.Fatalf("read after recovery: %v", err)
+	}
+	if err := s.DeleteTerm(ctx, cat.ID, 0); err != nil {
+		t.Fatalf("delete after recovery: %v", err)
+	}
+	page, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, CategoryIDs: []int64{cat.ID}})
+	if err != nil || page.Total != 0 {
+		t.Fatalf("events still in the deleted category: %v, %v", page, err)
+	}
+	checkConsistency(t, c, s)
+}
+
+type testLogger struct{ t *testing.T }
+
+func (l testLogger) Printf(_ context.Context, format string, v ...any) { l.t.Logf(format, v...) }
+
+type stdLogger struct{}
+
+func (stdLogger) Printf(_ context.Context, format string, v ...any) { log.Printf(format, v...) }
