@@ -22,17 +22,18 @@
 //	term_slugs       kind ‖ slug → id
 //	post_order       kind ‖ time ‖ id → summary (events by Start, venues and
 //	                 organizers by Date: list order, read backwards for the latter)
-//	event_end        End ‖ id → Start
-//	event_featured   Start ‖ id, featured events only
+//	event_end        End ‖ id → Start ‖ summary
+//	event_featured   Start ‖ id → Start ‖ summary, featured events only
 //	venue_events, organizer_events, category_events, tag_events,
-//	parent_children  linked id ‖ event id → Start
+//	parent_children  linked id ‖ event id → Start ‖ summary
 //
 // The summary kept in post_order (status, author, dates, featured, hidden,
 // parent) lets a list confirm most restrictions with storage.MatchPost
-// without decoding the record, and the Start kept in the other event
-// indexes leads from any of them to that summary and to the list order; so
-// a list decodes only the records of its page, unless it filters on text or
-// on links other than the one it came in by.
+// without decoding the record. The other event indexes hold Start and the
+// same summary, so a list that comes in by any of them confirms candidates
+// and sorts them into list order without a lookup; a list decodes only the
+// records of its page, unless it filters on text or on links other than the
+// one it came in by.
 //
 // # Files
 //

@@ -101,20 +101,20 @@ func postEntries(p *calendar.PostRecord) []entry {
 	if p.Kind != calendar.KindEvent {
 		return es
 	}
-	// Every event index but featured (whose key starts with it) holds the
-	// event's Start as value: with the id it makes the post_order key, so a
-	// list reaches the summary and the sort key without decoding the record.
-	start := storage.TimeKey(p.Start)
-	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), start})
+	// Every other event index holds Start ‖ summary as value: with the id
+	// it makes the post_order key (the list order), and the summary lets a
+	// list confirm candidates found there without any lookup.
+	val := append(storage.TimeKey(p.Start), es[0].value...)
+	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), val})
 	if p.Featured {
-		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), nil})
+		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), val})
 	}
 	if p.PostParent != 0 {
-		es = append(es, entry{bParentChildren, linkKey(p.PostParent, p.ID), start})
+		es = append(es, entry{bParentChildren, linkKey(p.PostParent, p.ID), val})
 	}
 	for _, k := range linkKinds {
 		for _, id := range p.Links(k) {
-			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), start})
+			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), val})
 		}
 	}
 	return es

@@ -15,7 +15,7 @@ import (
 // post_order step (a cursor move and a summary check). They are rough: only
 // orders of magnitude matter.
 const (
-	lookupCost = 3  // reaching a summary by key from another index
+	keyCost    = 2  // a step in another index, and the sort slot of a match
 	decodeCost = 16 // reading and decoding a whole record
 )
 
@@ -53,6 +53,7 @@ type lister struct {
 	q     *calendar.PostQuery
 	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
 	skel  calendar.PostRecord
+	kbuf  []byte
 	steps int // cursor steps and lookups, for the pushdown test
 }
 
@@ -85,10 +86,10 @@ type way struct {
 	kind wayKind
 	// wayOrdered: the post_order range [lo, hi].
 	lo, hi []byte
-	// wayKeys: passes the post_order key of each candidate to fn (nil:
-	// just count) and returns how many it found, stopping past limit
-	// unless limit < 0.
-	keys func(limit int, fn func([]byte)) (int, error)
+	// wayKeys: passes fn the post_order key (valid until the next call)
+	// and the summary of each candidate (fn nil: just count) and returns how many it found,
+	// stopping past limit unless limit < 0.
+	keys func(limit int, fn func(k, summary []byte) error) (int, error)
 	// full: candidates must be decoded to be confirmed.
 	full bool
 }
@@ -114,8 +115,17 @@ func (l *lister) run() (*calendar.PostPage, error) {
 	case wayIDs:
 		return l.byIDs(slices.Clone(q.IDs))
 	case wayKeys:
+		// Confirm on the summaries during the walk and keep only the keys
+		// of matches, so only they are sorted.
 		var keys [][]byte
-		if _, err := w.keys(-1, func(k []byte) { keys = append(keys, k) }); err != nil {
+		_, err := w.keys(-1, func(k, summary []byte) error {
+			ok, err := l.matchSummary(k, summary)
+			if ok {
+				keys = append(keys, bytes.Clone(k))
+			}
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 		return l.byKeys(keys, w.full)
@@ -147,7 +157,7 @@ func (l *lister) plan() (way, error) {
 	}
 	considerKeys := func(w way) error {
 		w.kind = wayKeys
-		perKey := lookupCost
+		perKey := keyCost
 		if w.full {
 			perKey = decodeCost
 		}
@@ -174,7 +184,7 @@ func (l *lister) plan() (way, error) {
 			}
 			b, ids := l.tx.Bucket(ln.bucket), ln.ids
 			if err := considerKeys(way{
-				keys: func(limit int, fn func([]byte)) (int, error) { return l.linkKeys(b, ids, limit, fn) },
+				keys: func(limit int, fn func(k, summary []byte) error) (int, error) { return l.linkKeys(b, ids, limit, fn) },
 				full: needsRecord(q, ln.bucket),
 			}); err != nil {
 				return way{}, err
@@ -183,7 +193,7 @@ func (l *lister) plan() (way, error) {
 		if q.Featured != nil && *q.Featured {
 			b := l.tx.Bucket(bFeatured)
 			if err := considerKeys(way{
-				keys: func(limit int, fn func([]byte)) (int, error) {
+				keys: func(limit int, fn func(k, summary []byte) error) (int, error) {
 					return l.timeKeys(b, calendar.TimeRange{}, limit, fn)
 				},
 				full: needsRecord(q, nil),
@@ -211,7 +221,7 @@ func (l *lister) plan() (way, error) {
 	if useEnd {
 		b := l.tx.Bucket(bEventEnd)
 		if err := considerKeys(way{
-			keys: func(limit int, fn func([]byte)) (int, error) { return l.timeKeys(b, q.End, limit, fn) },
+			keys: func(limit int, fn func(k, summary []byte) error) (int, error) { return l.timeKeys(b, q.End, limit, fn) },
 			full: full,
 		}); err != nil {
 			return way{}, err
@@ -251,18 +261,17 @@ func (l *lister) countRange(lo, hi []byte, limit int) (int, error) {
 	return n, nil
 }
 
-// eventOrderKey builds the post_order key of event id from its Start key.
-func eventOrderKey(start []byte, id []byte) []byte {
-	k := make([]byte, 0, 17)
-	k = append(k, byte(calendar.KindEvent))
-	k = append(k, start...)
-	return append(k, id...)
+// eventOrderKey builds the post_order key of event id from its Start key,
+// in a buffer the next call reuses.
+func (l *lister) eventOrderKey(start, id []byte) []byte {
+	l.kbuf = append(append(append(l.kbuf[:0], byte(calendar.KindEvent)), start...), id...)
+	return l.kbuf
 }
 
-// linkKeys passes fn the post_order keys of the events filed under any of
+// linkKeys passes fn the post_order keys and summaries of the events filed under any of
 // linked in a reverse link bucket (duplicates possible) and returns their
 // number, stopping past limit unless limit < 0.
-func (l *lister) linkKeys(b *bolt.Bucket, linked []int64, limit int, fn func([]byte)) (int, error) {
+func (l *lister) linkKeys(b *bolt.Bucket, linked []int64, limit int, fn func(k, summary []byte) error) (int, error) {
 	n := 0
 	c := b.Cursor()
 	for _, id := range linked {
@@ -276,18 +285,19 @@ func (l *lister) linkKeys(b *bolt.Bucket, linked []int64, limit int, fn func([]b
 			}
 			n++
 			if fn != nil {
-				fn(eventOrderKey(v, k[8:]))
+				if err := fn(l.eventOrderKey(v[:8], k[8:]), v[8:]); err != nil {
+					return 0, err
+				}
 			}
 		}
 	}
 	return n, nil
 }
 
-// timeKeys passes fn the post_order keys of the events in a time ‖ id
-// bucket (event_end, whose value is Start, or event_featured, whose key
-// starts with it) within the bounds of r (exclusivity is left to MatchPost)
+// timeKeys passes fn the post_order keys and summaries of the events in a
+// time ‖ id bucket (event_end or event_featured) within the bounds of r (exclusivity is left to MatchPost)
 // and returns their number, stopping past limit unless limit < 0.
-func (l *lister) timeKeys(b *bolt.Bucket, r calendar.TimeRange, limit int, fn func([]byte)) (int, error) {
+func (l *lister) timeKeys(b *bolt.Bucket, r calendar.TimeRange, limit int, fn func(k, summary []byte) error) (int, error) {
 	var to []byte
 	if !r.To.IsZero() {
 		to = storage.TimeKey(r.To)
@@ -309,25 +319,29 @@ func (l *lister) timeKeys(b *bolt.Bucket, r calendar.TimeRange, limit int, fn fu
 		}
 		n++
 		if fn != nil {
-			start := v
-			if len(v) == 0 { // event_featured
-				start = k[:8]
+			if err := fn(l.eventOrderKey(v[:8], k[8:]), v[8:]); err != nil {
+				return 0, err
 			}
-			fn(eventOrderKey(start, k[8:]))
 		}
 	}
 	return n, nil
 }
 
+// matchSummary confirms the candidate under post_order key k on its
+// summary: every restriction but links and text.
+func (l *lister) matchSummary(k, summary []byte) (bool, error) {
+	l.skel = calendar.PostRecord{ID: storage.ParseIDKey(k[9:]), Kind: calendar.Kind(k[0])}
+	if err := decodeSummary(summary, &l.skel); err != nil {
+		return false, err
+	}
+	return storage.MatchPost(&l.lite, &l.skel), nil
+}
+
 // match confirms the candidate under post_order key k with summary v: on
 // the summary, then, if full, on the decoded record, which it returns.
 func (l *lister) match(posts *bolt.Bucket, k, v []byte, full bool) (ok bool, rec *calendar.PostRecord, err error) {
-	l.skel = calendar.PostRecord{ID: storage.ParseIDKey(k[9:]), Kind: calendar.Kind(k[0])}
-	if err := decodeSummary(v, &l.skel); err != nil {
+	if ok, err := l.matchSummary(k, v); !ok || err != nil {
 		return false, nil, err
-	}
-	if !storage.MatchPost(&l.lite, &l.skel) {
-		return false, nil, nil
 	}
 	if !full {
 		return true, nil, nil
@@ -379,26 +393,29 @@ func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, erro
 	return pg.page, nil
 }
 
-// byKeys confirms candidates given by post_order key, sorts the matches
-// into list order by their keys and decodes the page.
+// byKeys takes the post_order keys of candidates already confirmed on
+// their summaries, sorts them into list order, confirms them on the decoded
+// record if full, and decodes the page.
 func (l *lister) byKeys(keys [][]byte, full bool) (*calendar.PostPage, error) {
 	slices.SortFunc(keys, bytes.Compare)
 	keys = slices.CompactFunc(keys, bytes.Equal)
-	posts, order := l.tx.Bucket(bPosts), l.tx.Bucket(bPostOrder)
+	posts := l.tx.Bucket(bPosts)
 	pg := newPager(l.q)
 	for _, k := range keys {
-		if err := l.step(); err != nil {
-			return nil, err
+		var rec *calendar.PostRecord
+		if full {
+			if err := l.step(); err != nil {
+				return nil, err
+			}
+			var err error
+			if rec, err = l.decode(posts, storage.ParseIDKey(k[9:])); err != nil {
+				return nil, err
+			}
+			if !storage.MatchPost(l.q, rec) {
+				continue
+			}
 		}
-		v := order.Get(k)
-		if v == nil {
-			return nil, errPostNotFound(storage.ParseIDKey(k[9:])) // index without record: see Check
-		}
-		ok, rec, err := l.match(posts, k, v, full)
-		if err != nil {
-			return nil, err
-		}
-		if ok && pg.count() {
+		if pg.count() {
 			if err := l.appendRecord(pg, posts, k, rec); err != nil {
 				return nil, err
 			}
