@@ -117,11 +117,11 @@ func (s *Store) index(p *calendar.PostRecord) {
 	}
 	for _, k := range linkKinds {
 		for _, id := range distinct(p.Links(k)) {
-			s.addTo(s.links[k], id, p)
+			addTo(s.links[k], id, p)
 		}
 	}
 	if p.PostParent != 0 {
-		s.addTo(s.children, p.PostParent, p)
+		addTo(s.children, p.PostParent, p)
 	}
 	s.trackSpan(p)
 }
@@ -134,17 +134,17 @@ func (s *Store) unindex(p *calendar.PostRecord) {
 	}
 	for _, k := range linkKinds {
 		for _, id := range distinct(p.Links(k)) {
-			s.removeFrom(s.links[k], id, p)
+			removeFrom(s.links[k], id, p)
 		}
 	}
 	if p.PostParent != 0 {
-		s.removeFrom(s.children, p.PostParent, p)
+		removeFrom(s.children, p.PostParent, p)
 	}
 	s.untrackSpan(p)
 }
 
 // addTo inserts (or replaces) p in the list of id in a reverse index.
-func (s *Store) addTo(m map[int64]*postList, id int64, p *calendar.PostRecord) {
+func addTo(m map[int64]*postList, id int64, p *calendar.PostRecord) {
 	l := m[id]
 	if l == nil {
 		l = &postList{}
@@ -154,7 +154,7 @@ func (s *Store) addTo(m map[int64]*postList, id int64, p *calendar.PostRecord) {
 }
 
 // removeFrom deletes p from the list of id, dropping the list when empty.
-func (s *Store) removeFrom(m map[int64]*postList, id int64, p *calendar.PostRecord) {
+func removeFrom(m map[int64]*postList, id int64, p *calendar.PostRecord) {
 	if l := m[id]; l != nil {
 		l.remove(p)
 		if l.n == 0 {
@@ -166,6 +166,7 @@ func (s *Store) removeFrom(m map[int64]*postList, id int64, p *calendar.PostReco
 // oddEnd reports whether an event's End says nothing about its Start.
 func oddEnd(p *calendar.PostRecord) bool { return p.End.IsZero() || p.End.Before(p.Start) }
 
+// trackSpan counts an indexed event into maxSpan and oddEnds.
 func (s *Store) trackSpan(p *calendar.PostRecord) {
 	if p.Kind != calendar.KindEvent {
 		return
@@ -177,6 +178,7 @@ func (s *Store) trackSpan(p *calendar.PostRecord) {
 	}
 }
 
+// untrackSpan undoes trackSpan where it can: maxSpan stays, an upper bound.
 func (s *Store) untrackSpan(p *calendar.PostRecord) {
 	if p.Kind == calendar.KindEvent && oddEnd(p) {
 		s.oddEnds--
@@ -202,18 +204,18 @@ func (s *Store) replacePost(old, rec *calendar.PostRecord) {
 		newIDs := distinct(rec.Links(k))
 		for _, id := range distinct(old.Links(k)) {
 			if !slices.Contains(newIDs, id) {
-				s.removeFrom(m, id, old)
+				removeFrom(m, id, old)
 			}
 		}
 		for _, id := range newIDs {
-			s.addTo(m, id, rec)
+			addTo(m, id, rec)
 		}
 	}
 	if old.PostParent != 0 && old.PostParent != rec.PostParent {
-		s.removeFrom(s.children, old.PostParent, old)
+		removeFrom(s.children, old.PostParent, old)
 	}
 	if rec.PostParent != 0 {
-		s.addTo(s.children, rec.PostParent, rec)
+		addTo(s.children, rec.PostParent, rec)
 	}
 	s.untrackSpan(old)
 	s.trackSpan(rec)

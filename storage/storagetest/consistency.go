@@ -219,7 +219,7 @@ func (w *randomWriter) step() {
 		m.everTerms[got.Taxonomy] = append(m.everTerms[got.Taxonomy], got.ID)
 	case op < 68: // update an event: links, times, status, slug; sometimes stale
 		up := pick(rng, events).Clone()
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			w.randomLinks(up)
 		case 1:
@@ -228,6 +228,8 @@ func (w *randomWriter) step() {
 			up.Status = pick(rng, allStatuses)
 		case 3:
 			up.Slug = pick(rng, eventSlugs)
+		case 4: // same start, an end that says nothing about it (or a sane one again)
+			up.End = pick(rng, []time.Time{{}, up.Start.Add(-time.Hour), up.Start.Add(time.Hour)})
 		}
 		if rng.IntN(10) == 0 {
 			up.Version--
@@ -373,6 +375,7 @@ func checkModel(t *testing.T, r calendar.Repository, m *model, rng *rand.Rand) {
 		from := randomInstant(rng, m.base, 60*24*time.Hour)
 		add(calendar.PostQuery{Start: calendar.TimeRange{From: from, To: from.Add(time.Duration(rng.IntN(240)) * time.Hour)}})
 		add(calendar.PostQuery{End: calendar.TimeRange{From: from}, Start: calendar.TimeRange{To: from.Add(240 * time.Hour)}})
+		add(calendar.PostQuery{End: calendar.TimeRange{To: from, ToExclusive: rng.IntN(2) == 0}})
 		add(calendar.PostQuery{
 			Start:       calendar.TimeRange{From: from},
 			VenueIDs:    someIDs(rng, m.everPosts[calendar.KindVenue], 2),

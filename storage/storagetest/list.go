@@ -18,6 +18,7 @@ var listTests = []conformanceTest{
 	{"Lists/Paging", testPaging},
 	{"Lists/TimeRangeBounds", testTimeRangeBounds},
 	{"Lists/VenueAndOrganizerOrder", testVenueOrder},
+	{"Lists/EndWindowsWithUnusualEnds", testUnusualEnds},
 }
 
 // checkQuery compares ListPosts with the brute-force reference over all:
@@ -397,4 +398,47 @@ func testVenueOrder(t *testing.T, r calendar.Repository) {
 			t.Errorf("%s order: ids %v total %d, want %v", kind, postIDs(page.Records), page.Total, want)
 		}
 	}
+}
+
+// testUnusualEnds: End windows must follow MatchPost whatever an event's
+// End is: missing, before its Start, or long after it, also after an update
+// that changes only the End. A driver that narrows its Start scan with End
+// bounds must account for such events.
+func testUnusualEnds(t *testing.T, r calendar.Repository) {
+	day := 24 * time.Hour
+	short := mustCreatePost(t, r, newEvent("short", t0))
+	later := mustCreatePost(t, r, newEvent("later", t0.Add(10*day)))
+	long := mustCreatePost(t, r, newEvent("long", t0.Add(-30*day)))
+	current := map[int64]*calendar.PostRecord{short.ID: short, later.ID: later, long.ID: long}
+	all := func() []*calendar.PostRecord {
+		return []*calendar.PostRecord{current[short.ID], current[later.ID], current[long.ID]}
+	}
+	setEnd := func(p *calendar.PostRecord, end time.Time) {
+		up := current[p.ID].Clone()
+		up.End = end
+		current[p.ID] = mustUpdatePost(t, r, up)
+	}
+	queries := []calendar.TimeRange{
+		{To: t0.Add(day)},
+		{To: t0.Add(10 * day), ToExclusive: true},
+		{From: t0.Add(20 * day)},
+		{From: t0.Add(5 * day), To: t0.Add(60 * day)},
+	}
+	check := func(stage string) {
+		t.Helper()
+		for _, w := range queries {
+			if !checkQuery(t, r, all(), &calendar.PostQuery{Kind: calendar.KindEvent, End: w}) {
+				t.Errorf("(stage: %s)", stage)
+			}
+		}
+	}
+	check("ordinary ends")
+	setEnd(later, time.Time{})
+	check("an end removed")
+	setEnd(later, later.Start.Add(-time.Hour))
+	check("an end before the start")
+	setEnd(long, t0.Add(30*day))
+	check("a 60-day event")
+	setEnd(long, t0.Add(50*day))
+	check("an 80-day event")
 }
