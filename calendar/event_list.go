@@ -183,22 +183,16 @@ func lowerTo(r *TimeRange, t time.Time, exclusive bool) {
 // termFilter resolves category or tag filter values (ids or slugs).
 func (s *Service) termFilter(ctx context.Context, v *Validation, arg string, tax Taxonomy, vals []string) ([]int64, error) {
 	var ids []int64
-	for _, raw := range vals {
-		for _, item := range strings.Split(raw, ",") {
-			item = strings.TrimSpace(item)
-			if item == "" {
-				continue
-			}
-			t, err := s.termByIDOrSlug(ctx, tax, item)
-			if err != nil {
-				return nil, err
-			}
-			if t == nil {
-				v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
-				continue
-			}
-			ids = append(ids, t.ID)
+	for _, item := range splitList(vals) {
+		t, err := s.termByIDOrSlug(ctx, tax, item)
+		if err != nil {
+			return nil, err
 		}
+		if t == nil {
+			v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
+			continue
+		}
+		ids = append(ids, t.ID)
 	}
 	return uniqueIDs(ids), nil
 }
@@ -291,6 +285,20 @@ func (s *Service) geoFilter(ctx context.Context, v *Validation, q EventQuery, pq
 		}
 	}
 	return nil
+}
+
+// splitList flattens list arguments whose items may themselves be
+// comma-separated, trimming items and dropping empty ones.
+func splitList(vals []string) []string {
+	var out []string
+	for _, raw := range vals {
+		for _, item := range strings.Split(raw, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
 }
 
 func intersectIDs(a, b []int64) []int64 {

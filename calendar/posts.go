@@ -190,23 +190,18 @@ func postVisibility(c caller, v *Validation, asked []string) Visibility {
 		return Visibility{Statuses: []Status{StatusPublish}}
 	}
 	var vis Visibility
-	for _, raw := range asked {
-		for _, part := range strings.Split(raw, ",") {
-			st := Status(strings.ToLower(strings.TrimSpace(part)))
-			if st == "" {
-				continue
-			}
-			switch {
-			case !st.Valid():
-				v.Add("status", fmt.Sprintf("%q is not a status", part))
-			case st == StatusPublish || c.canEditOthers():
-				vis.Statuses = append(vis.Statuses, st)
-			case c.atLeast(RoleContributor):
-				vis.Owner = c.ID
-				vis.OwnStatuses = append(vis.OwnStatuses, st)
-			default:
-				v.Add("status", fmt.Sprintf("you may not list posts with status %q", st))
-			}
+	for _, part := range splitList(asked) {
+		st := Status(strings.ToLower(part))
+		switch {
+		case !st.Valid():
+			v.Add("status", fmt.Sprintf("%q is not a status", part))
+		case st == StatusPublish || c.canEditOthers():
+			vis.Statuses = append(vis.Statuses, st)
+		case c.atLeast(RoleContributor):
+			vis.Owner = c.ID
+			vis.OwnStatuses = append(vis.OwnStatuses, st)
+		default:
+			v.Add("status", fmt.Sprintf("you may not list posts with status %q", st))
 		}
 	}
 	if vis.IsZero() && !v.Has("status") {

@@ -177,60 +177,47 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 
 // UpdateTerm changes the fields that are set in in.
 func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in TermInput, opt WriteOptions) (*Term, error) {
-	if err := s.checkTaxonomy(tax); err != nil {
-		return nil, err
-	}
-	c := callerFrom(ctx)
-	if !c.canManageTerms(tax.Kind()) {
-		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", tax.Kind()))
-	}
-	lang, err := s.lang(opt.Lang)
-	if err != nil {
-		return nil, err
-	}
-	for attempt := 0; ; attempt++ {
-		cur, err := s.findTerm(ctx, tax, id)
-		if err != nil {
-			return nil, err
-		}
-		if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
-			return nil, preconditionFailed(cur.Version)
-		}
-		all, err := s.repo.ListTerms(ctx, tax)
-		if err != nil {
-			return nil, s.storageErr(ctx, "list terms", err)
-		}
-		next := cur.Clone()
-		var v Validation
-		if err := s.applyTerm(&v, next, in, lang, all, false); err != nil {
-			return nil, err
-		}
-		if err := v.Err(); err != nil {
-			return nil, err
-		}
-		stored, err := s.repo.UpdateTerm(ctx, next)
-		if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
-			continue
-		}
-		if err != nil {
-			return nil, s.storageErr(ctx, "update term", err)
-		}
-		tv, err := s.newRender(ctx, c, lang, s.now()).term(stored)
-		return &tv, err
-	}
+	return s.writeTerm(ctx, tax, id, opt.Lang, opt.IfVersion, "edit",
+		func(c caller, lang Lang, cur *TermRecord) (*TermRecord, error) {
+			all, err := s.repo.ListTerms(ctx, tax)
+			if err != nil {
+				return nil, s.storageErr(ctx, "list terms", err)
+			}
+			next := cur.Clone()
+			var v Validation
+			if err := s.applyTerm(&v, next, in, lang, all, false); err != nil {
+				return nil, err
+			}
+			if err := v.Err(); err != nil {
+				return nil, err
+			}
+			return s.repo.UpdateTerm(ctx, next)
+		})
 }
 
 // DeleteTerm removes a category or tag for good: it is unlinked from every
-// event and its child categories move up to its parent.
+// event and its child categories move up to its parent. It returns the term
+// as it was.
 func (s *Service) DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt DeleteOptions) (*Term, error) {
+	return s.writeTerm(ctx, tax, id, opt.Lang, opt.IfVersion, "delete",
+		func(c caller, lang Lang, cur *TermRecord) (*TermRecord, error) {
+			return cur, s.repo.DeleteTerm(ctx, cur.ID, cur.Version)
+		})
+}
+
+// writeTerm runs the checks and the read-modify-write loop shared by term
+// updates and deletes. write returns the record to show, or an error; a
+// storage conflict makes the loop re-read unless the caller pinned a version.
+func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang, ifVersion int64, verb string,
+	write func(c caller, lang Lang, cur *TermRecord) (*TermRecord, error)) (*Term, error) {
 	if err := s.checkTaxonomy(tax); err != nil {
 		return nil, err
 	}
 	c := callerFrom(ctx)
 	if !c.canManageTerms(tax.Kind()) {
-		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to delete this %s.", tax.Kind()))
+		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to %s this %s.", verb, tax.Kind()))
 	}
-	lang, err := s.lang(opt.Lang)
+	lang, err := s.lang(l)
 	if err != nil {
 		return nil, err
 	}
@@ -239,21 +226,29 @@ func (s *Service) DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt De
 		if err != nil {
 			return nil, err
 		}
-		if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
+		if ifVersion != 0 && cur.Version != ifVersion {
 			return nil, preconditionFailed(cur.Version)
 		}
-		tv, err := s.newRender(ctx, c, lang, s.now()).term(cur)
-		if err != nil {
+		r := s.newRender(ctx, c, lang, s.now())
+		if verb == "delete" {
+			// Count before the delete unlinks it.
+			if _, err := r.termCount(cur); err != nil {
+				return nil, err
+			}
+		}
+		shown, err := write(c, lang, cur)
+		var ce *Error
+		if errors.As(err, &ce) && ce.Reason != "" {
 			return nil, err
 		}
-		err = s.repo.DeleteTerm(ctx, cur.ID, cur.Version)
-		if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
+		if errors.Is(err, ErrConflict) && ifVersion == 0 && attempt < maxWriteRetries {
 			continue
 		}
 		if err != nil {
-			return nil, s.storageErr(ctx, "delete term", err)
+			return nil, s.storageErr(ctx, verb+" term", err)
 		}
-		return &tv, nil
+		tv, err := r.term(shown)
+		return &tv, err
 	}
 }
 
@@ -290,29 +285,23 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 	}
 	resolve := func(arg string, vals []string) []int64 {
 		var ids []int64
-		for _, raw := range vals {
-			for _, item := range strings.Split(raw, ",") {
-				item = strings.TrimSpace(item)
-				if item == "" {
-					continue
-				}
-				var t *TermRecord
-				if id, err := strconv.ParseInt(item, 10, 64); err == nil {
-					t = findID(all, id)
-				} else {
-					sl := NormalizeSlug(item)
-					for _, o := range all {
-						if o.Slug == sl {
-							t = o
-						}
+		for _, item := range splitList(vals) {
+			var t *TermRecord
+			if id, err := strconv.ParseInt(item, 10, 64); err == nil {
+				t = findID(all, id)
+			} else {
+				sl := NormalizeSlug(item)
+				for _, o := range all {
+					if o.Slug == sl {
+						t = o
 					}
 				}
-				if t == nil {
-					v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
-					continue
-				}
-				ids = append(ids, t.ID)
 			}
+			if t == nil {
+				v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
+				continue
+			}
+			ids = append(ids, t.ID)
 		}
 		return uniqueIDs(ids)
 	}
