@@ -37,7 +37,9 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	var page *calendar.PostPage
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		page, err = newLister(ctx, tx, q).run()
+		l := newLister(ctx, tx, q)
+		l.cache = s.cache
+		page, err = l.run()
 		return err
 	})
 	if err != nil {
@@ -54,7 +56,8 @@ type lister struct {
 	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
 	skel  calendar.PostRecord
 	kbuf  []byte
-	steps int // cursor steps and lookups, for the pushdown test
+	cache *postCache // nil: decode every record
+	steps int        // cursor steps and lookups, for the pushdown test
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
@@ -439,7 +442,7 @@ func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 		if v == nil {
 			continue
 		}
-		p, err := decodePost(id, v)
+		p, err := l.cache.post(id, v)
 		if err != nil {
 			return nil, err
 		}
@@ -487,5 +490,5 @@ func (l *lister) decode(posts *bolt.Bucket, id int64) (*calendar.PostRecord, err
 	if v == nil {
 		return nil, errPostNotFound(id) // an index entry without its record: see Check
 	}
-	return decodePost(id, v)
+	return l.cache.post(id, v)
 }

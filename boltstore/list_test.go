@@ -24,7 +24,13 @@ func TestListMatchesReference(t *testing.T) {
 }
 
 func testListMatchesReference(t *testing.T, seed uint64) {
-	s := openTemp(t, WithNoSync())
+	// Seed 0 runs without the post cache, the others with a tiny one that
+	// is always evicting.
+	cache := WithCacheSize(0)
+	if seed > 0 {
+		cache = WithCacheSize(16)
+	}
+	s := openTemp(t, WithNoSync(), cache)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, seed))
 	d := seedData(t, s, rng, 400)

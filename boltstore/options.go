@@ -15,10 +15,11 @@ type config struct {
 	timeout time.Duration
 	noSync  bool
 	mode    fs.FileMode
+	cache   int
 }
 
 func defaultConfig() config {
-	return config{timeout: DefaultTimeout, mode: 0o600}
+	return config{timeout: DefaultTimeout, mode: 0o600, cache: DefaultCacheSize}
 }
 
 // WithTimeout sets how long Open waits for the lock on a file that another
@@ -46,4 +47,12 @@ func WithNoSync() Option {
 // the file holds drafts and passwords).
 func WithFileMode(mode fs.FileMode) Option {
 	return func(c *config) { c.mode = mode }
+}
+
+// WithCacheSize sets how many decoded posts the store keeps in memory to
+// save decoding them again on reads (default DefaultCacheSize; 0 turns the
+// cache off). A cached post is only used while its stored bytes are
+// unchanged, so the cache never serves stale data.
+func WithCacheSize(n int) Option {
+	return func(c *config) { c.cache = max(n, 0) }
 }

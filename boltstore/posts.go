@@ -107,7 +107,11 @@ func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, er
 	var p *calendar.PostRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		p, err = getPost(tx, id)
+		v := tx.Bucket(bPosts).Get(storage.IDKey(id))
+		if v == nil {
+			return errPostNotFound(id)
+		}
+		p, err = s.cache.post(id, v)
 		return err
 	})
 	if err != nil {
@@ -131,7 +135,7 @@ func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostReco
 			if v == nil {
 				continue
 			}
-			p, err := decodePost(id, v)
+			p, err := s.cache.post(id, v)
 			if err != nil {
 				return err
 			}
@@ -153,8 +157,12 @@ func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string)
 		if v == nil {
 			return fmt.Errorf("boltstore: %s slug %q: %w", kind, slug, calendar.ErrNotFound)
 		}
+		id := storage.ParseIDKey(v)
+		if v = tx.Bucket(bPosts).Get(v); v == nil {
+			return errPostNotFound(id) // a slug without its record: see Check
+		}
 		var err error
-		p, err = getPost(tx, storage.ParseIDKey(v))
+		p, err = s.cache.post(id, v)
 		return err
 	})
 	if err != nil {

@@ -34,8 +34,9 @@ var ErrIncompatible = errors.New("boltstore: incompatible database file")
 // Store is a calendar.Repository kept in one bbolt file. It is safe for
 // concurrent use; writes are serialized by bbolt, reads run in parallel.
 type Store struct {
-	db   *bolt.DB
-	path string
+	db    *bolt.DB
+	path  string
+	cache *postCache
 
 	closeOnce sync.Once
 	closeErr  error
@@ -66,7 +67,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, cache: newPostCache(cfg.cache)}, nil
 }
 
 // Path returns the file the store was opened on.

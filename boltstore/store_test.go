@@ -3,6 +3,7 @@ package boltstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -270,5 +271,54 @@ func TestWithTimeoutDefault(t *testing.T) {
 	WithTimeout(time.Second)(&c)
 	if c.timeout != time.Second {
 		t.Errorf("WithTimeout(1s) = %v", c.timeout)
+	}
+}
+
+// TestCacheNeverStale reads a post (caching it), changes it, and reads it
+// again, through every read path; then mutates what it got and reads again.
+func TestCacheNeverStale(t *testing.T) {
+	s := openTemp(t, WithCacheSize(2))
+	ctx := context.Background()
+	e := mustCreate(t, s, event("cached", base))
+	for _, read := range []func() (*calendar.PostRecord, error){
+		func() (*calendar.PostRecord, error) { return s.GetPost(ctx, e.ID) },
+		func() (*calendar.PostRecord, error) { return s.PostBySlug(ctx, calendar.KindEvent, "cached") },
+		func() (*calendar.PostRecord, error) {
+			ps, err := s.GetPosts(ctx, []int64{e.ID})
+			if err != nil || len(ps) != 1 {
+				return nil, fmt.Errorf("GetPosts: %v, %v", ps, err)
+			}
+			return ps[0], nil
+		},
+		func() (*calendar.PostRecord, error) {
+			pg, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent})
+			if err != nil || len(pg.Records) != 1 {
+				return nil, fmt.Errorf("ListPosts: %v, %v", pg, err)
+			}
+			return pg.Records[0], nil
+		},
+	} {
+		before, err := read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before.Title["en"] = "scribbled on by the caller"
+		upd := before.Clone()
+		upd.Title = calendar.Text{"en": fmt.Sprint("version ", before.Version+1)}
+		if _, err := s.UpdatePost(ctx, upd); err != nil {
+			t.Fatal(err)
+		}
+		after, err := read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Version != before.Version+1 || after.Title["en"] != upd.Title["en"] {
+			t.Fatalf("read after update: version %d title %q; want %d %q", after.Version, after.Title["en"], before.Version+1, upd.Title["en"])
+		}
+		again, _ := read()
+		again.Title["en"] = "scribbled again"
+		if fresh, _ := read(); fresh.Title["en"] != upd.Title["en"] {
+			t.Fatalf("a caller's change leaked into the cache: %q", fresh.Title["en"])
+		}
 	}
 }
