@@ -16,17 +16,24 @@ func ExampleNew() {
 	store := memstore.New()
 	defer store.Close()
 
-	venue, _ := store.CreatePost(ctx, &calendar.PostRecord{
+	venue, err := store.CreatePost(ctx, &calendar.PostRecord{
 		Kind: calendar.KindVenue, Status: calendar.StatusPublish, Slug: "town-hall",
 		Lang: "en", Title: calendar.Text{"en": "Town Hall"},
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	start := time.Date(2026, 6, 1, 19, 0, 0, 0, time.UTC)
 	for _, title := range []string{"Concert", "Concert"} { // the second gets slug concert-2
-		_, _ = store.CreatePost(ctx, &calendar.PostRecord{
+		if _, err := store.CreatePost(ctx, &calendar.PostRecord{
 			Kind: calendar.KindEvent, Status: calendar.StatusPublish, Slug: "concert",
 			Lang: "en", Title: calendar.Text{"en": title},
 			Start: start, End: start.Add(2 * time.Hour), VenueIDs: []int64{venue.ID},
-		})
+		}); err != nil {
+			fmt.Println(err)
+			return
+		}
 		start = start.Add(24 * time.Hour)
 	}
 
