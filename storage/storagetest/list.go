@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -166,20 +167,22 @@ func randomSearch(rng *rand.Rand) []string {
 	return out
 }
 
-// randomName returns the title of a record in some language, with its case
-// and surrounding spaces changed.
+// randomName returns the title of a record in one of its languages, with
+// its case and surrounding spaces changed.
 func randomName(rng *rand.Rand, from []*calendar.PostRecord) string {
 	p := pick(rng, from)
-	for _, s := range p.Title {
-		switch rng.IntN(3) {
-		case 0:
-			return strings.ToUpper(s)
-		case 1:
-			return " " + strings.ToLower(s) + " "
-		}
-		return s
+	langs := slices.Sorted(maps.Keys(p.Title)) // sorted: map order would defeat the seed
+	if len(langs) == 0 {
+		return "nothing"
 	}
-	return "nothing"
+	s := p.Title[pick(rng, langs)]
+	switch rng.IntN(3) {
+	case 0:
+		return strings.ToUpper(s)
+	case 1:
+		return " " + strings.ToLower(s) + " "
+	}
+	return s
 }
 
 func randomPaging(rng *rand.Rand, q *calendar.PostQuery) {
