@@ -33,8 +33,21 @@ func (e *enc) close(c byte) {
 	e.comma = true
 }
 
-// key writes an object key; the next write is its value.
+// key writes an object key; the next write is its value. k must need no
+// JSON escaping (use keyString for data-derived keys).
 func (e *enc) key(k string) {
+	if e.comma {
+		e.b = append(e.b, ',')
+	}
+	// Keys are literals of this package: plain ASCII needing no escaping.
+	e.b = append(e.b, '"')
+	e.b = append(e.b, k...)
+	e.b = append(e.b, '"', ':')
+	e.comma = false
+}
+
+// keyString writes a key that comes from data.
+func (e *enc) keyString(k string) {
 	if e.comma {
 		e.b = append(e.b, ',')
 	}

@@ -190,7 +190,7 @@ func image(e *enc, img *calendar.Image) {
 		e.open('{')
 		for _, name := range sortedKeys(img.Sizes) {
 			s := img.Sizes[name]
-			e.key(name)
+			e.keyString(name)
 			e.open('{')
 			e.key("width")
 			e.int(int64(s.Width))
