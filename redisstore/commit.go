@@ -96,8 +96,10 @@ func (c *commit) delOwn()                   { c.op("del", ownKey) }
 func (c *commit) zadd(key, score, member string) {
 	c.op("zadd", c.key(key), score, member)
 }
-func (c *commit) zrem(key, member string)         { c.op("zrem", c.key(key), member) }
-func (c *commit) hdelIf(key, field, value string) { c.op("hdelif", c.key(key), field, value) }
+func (c *commit) zrem(key, member string)          { c.op("zrem", c.key(key), member) }
+func (c *commit) hset(key, field string, v []byte) { c.op("hset", c.key(key), field, v) }
+func (c *commit) hdel(key, field string)           { c.op("hdel", c.key(key), field) }
+func (c *commit) hdelIf(key, field, value string)  { c.op("hdelif", c.key(key), field, value) }
 
 // reindex moves member from the entries in old to those in now, touching
 // only what changed.

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -16,18 +17,7 @@ import (
 func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 	t.Helper()
 	ctx := context.Background()
-	var keys []string
-	var cursor uint64
-	for {
-		ks, next, err := c.Scan(ctx, cursor, s.k.postPrefix()+"*", 1000).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, ks...)
-		if cursor = next; cursor == 0 {
-			break
-		}
-	}
+	keys := scanKeys(t, c, s.k.postPrefix()+"*")
 	vals, err := s.fetch(ctx, "check", keys)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +38,9 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 		if holder, err := c.HGet(ctx, s.k.slugs(p.Kind), p.Slug).Result(); err != nil || holder != itoa(p.ID) {
 			t.Fatalf("post %d: slug %q held by %q (%v)", p.ID, p.Slug, holder, err)
 		}
+		if m, err := c.HGet(ctx, s.k.meta(), itoa(p.ID)).Result(); err != nil || m != string(encodeMeta(p)) {
+			t.Fatalf("post %d: meta %q (%v) does not match the record", p.ID, m, err)
+		}
 		for _, e := range s.k.postEntries(p) {
 			sc, err := c.ZScore(ctx, e.key, itoa(p.ID)).Result()
 			if err != nil || formatScore(sc) != e.score {
@@ -63,10 +56,49 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 			t.Fatalf("%d %v slugs for %d records", got, kind, n)
 		}
 	}
+	if got := c.HLen(ctx, s.k.meta()).Val(); got != int64(len(keys)) {
+		t.Fatalf("%d metas for %d posts", got, len(keys))
+	}
 	if got := c.ZCard(ctx, s.k.evStart()).Val(); got != int64(events) {
 		t.Fatalf("start index holds %d events, %d stored", got, events)
 	}
 	if seq, _ := c.Get(ctx, s.k.postSeq()).Int64(); seq < maxID {
 		t.Fatalf("post sequence %d behind id %d", seq, maxID)
 	}
+}
+
+// scanKeys returns the keys matching pattern (SCAN, on every master of a
+// cluster).
+func scanKeys(t testing.TB, c redis.UniversalClient, pattern string) []string {
+	t.Helper()
+	var (
+		mu   sync.Mutex
+		keys []string
+	)
+	scan := func(ctx context.Context, n redis.Cmdable) error {
+		var cursor uint64
+		for {
+			ks, next, err := n.Scan(ctx, cursor, pattern, 1000).Result()
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			keys = append(keys, ks...)
+			mu.Unlock()
+			if cursor = next; cursor == 0 {
+				return nil
+			}
+		}
+	}
+	ctx := context.Background()
+	var err error
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error { return scan(ctx, n) })
+	} else {
+		err = scan(ctx, c)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }

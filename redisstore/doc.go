@@ -14,6 +14,8 @@
 //	{cal}:seq:post, seq:term     id sequences (INCR)
 //	{cal}:post:<id>              a post, encoded with storage.EncodePost
 //	{cal}:term:<id>              a term, encoded with storage.EncodeTerm
+//	{cal}:meta                   hash id → the post's match fields (kind, status,
+//	                             author, dates, flags, links), compactly encoded
 //	{cal}:slug:<kind>            hash slug → id, one per kind and taxonomy
 //	{cal}:ev:start, ev:end       sorted sets of event ids by start / end instant
 //	{cal}:ev:st:<status>         events of one stored status, by start
@@ -42,13 +44,16 @@
 // # Reads
 //
 // A get is one round trip (GET, MGET, or a script for slug lookups). A list is
-// two: a script picks the narrowest index for the query (start or end window,
-// status, featured, venue, organizer, category, tag, parent) by counting each
-// candidate range with ZCOUNT, and returns the ids of that range; the records
-// are then fetched with pipelined MGETs and every candidate is confirmed with
-// storage.MatchPost and sorted with storage.ComparePosts, so the answer is
-// exactly the one every other driver gives. Candidate sets larger than the
-// fetch batch (WithFetchBatch) take one more round trip per batch.
+// at most three: a script picks the narrowest index for the query (start or
+// end window, status, featured, venue, organizer, category, tag, parent) by
+// counting each candidate range with ZCOUNT, and returns the ids of that
+// range; the candidates' metas are read with HMGET, every candidate is
+// confirmed with storage.MatchPost and sorted with storage.ComparePosts, so
+// the total and the order are exactly the ones every other driver gives; then
+// the records of the page alone are read with MGET. Queries with free-text
+// Search or Name confirm on whole records instead of metas (two round trips).
+// Candidate sets larger than the fetch batch (WithFetchBatch) take one more
+// round trip per batch.
 //
 // # Failures
 //

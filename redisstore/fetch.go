@@ -7,29 +7,44 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// fetch reads the values of keys (nil for a missing key) with MGETs: one
-// round trip when len(keys) ≤ the fetch batch, else one pipelined round trip
-// per batch. Each MGET holds at most mgetChunk keys so that Redis serves other
-// clients between them.
+// fetch reads the values of keys (nil for a missing key): see batched.
 func (s *Store) fetch(ctx context.Context, op string, keys []string) ([][]byte, error) {
-	out := make([][]byte, 0, len(keys))
-	if len(keys) == 0 {
+	return s.batched(ctx, op, len(keys), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
+		return c.MGet(ctx, keys[lo:hi]...)
+	})
+}
+
+// fetchMeta reads the metas of post ids (nil for a missing one): see batched.
+func (s *Store) fetchMeta(ctx context.Context, op string, ids []string) ([][]byte, error) {
+	key := s.k.meta()
+	return s.batched(ctx, op, len(ids), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
+		return c.HMGet(ctx, key, ids[lo:hi]...)
+	})
+}
+
+// batched reads n values with cmd (an MGET or HMGET of items lo..hi): one
+// round trip when n ≤ the fetch batch, else one pipelined round trip per
+// batch. Each command holds at most mgetChunk items so that Redis serves
+// other clients between them.
+func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.Cmdable, lo, hi int) *redis.SliceCmd) ([][]byte, error) {
+	out := make([][]byte, 0, n)
+	if n == 0 {
 		return out, nil
 	}
 	chunk := min(mgetChunk, s.batch)
-	if len(keys) <= chunk {
-		vals, err := s.c.MGet(ctx, keys...).Result()
+	if n <= chunk {
+		vals, err := cmd(s.c, 0, n).Result()
 		if err != nil {
 			return nil, fail(ctx, op, err)
 		}
 		return appendValues(out, vals), nil
 	}
-	for start := 0; start < len(keys); start += s.batch {
-		end := min(start+s.batch, len(keys))
+	for start := 0; start < n; start += s.batch {
+		end := min(start+s.batch, n)
 		pipe := s.c.Pipeline()
 		var cmds []*redis.SliceCmd
 		for i := start; i < end; i += chunk {
-			cmds = append(cmds, pipe.MGet(ctx, keys[i:min(i+chunk, end)]...))
+			cmds = append(cmds, cmd(pipe, i, min(i+chunk, end)))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			return nil, fail(ctx, op, err)

@@ -158,4 +158,5 @@ func testTwoInstances(t *testing.T, connect func(testing.TB) redis.UniversalClie
 			t.Fatalf("store %d: deleted slug still resolves: %v", i, err)
 		}
 	}
+	checkConsistency(t, c1, stores[0])
 }

@@ -23,6 +23,7 @@ func (k keys) post(id int64) string                { return k.postPrefix() + ito
 func (k keys) term(id int64) string                { return k.termPrefix() + itoa(id) }
 func (k keys) slugs(kind calendar.Kind) string     { return k.tag + "slug:" + kind.String() }
 func (k keys) kindIndex(kind calendar.Kind) string { return k.tag + "idx:" + kind.String() }
+func (k keys) meta() string                        { return k.tag + "meta" }
 func (k keys) evStart() string                     { return k.tag + "ev:start" }
 func (k keys) evEnd() string                       { return k.tag + "ev:end" }
 func (k keys) evStatus(s calendar.Status) string   { return k.tag + "ev:st:" + string(s) }

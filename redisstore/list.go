@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -17,10 +18,13 @@ type group struct {
 	min, max string
 }
 
-// ListPosts answers a list in two round trips: candidatesScript returns the
-// ids of the narrowest index range, fetch reads them, and each candidate is
-// confirmed with storage.MatchPost and ordered with storage.ComparePosts.
-// With q.IDs set, the ids themselves are the candidates (one round trip).
+// ListPosts answers a list in at most three round trips: candidatesScript
+// returns the ids of the narrowest index range; their metas (or, for Search
+// and Name, their records) are read and each candidate is confirmed with
+// storage.MatchPost and ordered with storage.ComparePosts; then the records
+// of the page are read. With q.IDs set, the ids themselves are the
+// candidates and the first round trip is skipped. Candidate sets larger than
+// the fetch batch take one more round trip per batch.
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -46,6 +50,68 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	}
+	if len(q.Search) > 0 || q.Name != "" {
+		return s.confirmRecords(ctx, q, ids)
+	}
+	return s.confirmMetas(ctx, q, ids)
+}
+
+// confirmMetas confirms the candidates on their metas (second round trip),
+// then reads the records of the page only (third). A record deleted between
+// the two is left out of the page.
+func (s *Store) confirmMetas(ctx context.Context, q *calendar.PostQuery, ids []string) (*calendar.PostPage, error) {
+	vals, err := s.fetchMeta(ctx, "list posts", ids)
+	if err != nil {
+		return nil, err
+	}
+	var matches []*calendar.PostRecord
+	for i, raw := range vals {
+		if raw == nil {
+			continue // deleted since the candidates were read
+		}
+		id, err := strconv.ParseInt(ids[i], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("redisstore: index member %q: %w", ids[i], storage.ErrBadRecord)
+		}
+		p, err := decodeMeta(id, raw)
+		if err != nil {
+			return nil, err
+		}
+		if storage.MatchPost(q, p) {
+			matches = append(matches, p)
+		}
+	}
+	slices.SortFunc(matches, storage.ComparePosts)
+	page := &calendar.PostPage{Total: len(matches)}
+	window := storage.Window(matches, q)
+	if len(window) == 0 {
+		return page, nil
+	}
+	keys := make([]string, len(window))
+	for i, p := range window {
+		keys[i] = s.k.post(p.ID)
+	}
+	recs, err := s.fetch(ctx, "list posts", keys)
+	if err != nil {
+		return nil, err
+	}
+	page.Records = make([]*calendar.PostRecord, 0, len(recs))
+	for _, raw := range recs {
+		if raw == nil {
+			continue
+		}
+		p, err := storage.DecodePost(raw)
+		if err != nil {
+			return nil, err
+		}
+		page.Records = append(page.Records, p)
+	}
+	return page, nil
+}
+
+// confirmRecords confirms the candidates on whole records, which free-text
+// Search and Name need.
+func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids []string) (*calendar.PostPage, error) {
 	keys := make([]string, len(ids))
 	for i, id := range ids {
 		keys[i] = s.k.postPrefix() + id
@@ -57,7 +123,7 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	var matches []*calendar.PostRecord
 	for _, raw := range vals {
 		if raw == nil {
-			continue // deleted between the two round trips
+			continue
 		}
 		p, err := storage.DecodePost(raw)
 		if err != nil {
@@ -67,7 +133,7 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 			matches = append(matches, p)
 		}
 	}
-	storage.SortPosts(matches)
+	slices.SortFunc(matches, storage.ComparePosts)
 	return &calendar.PostPage{Records: storage.Window(matches, q), Total: len(matches)}, nil
 }
 

@@ -31,6 +31,7 @@ func (s *Store) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calend
 	c.newID(s.k.postSeq())
 	c.pickSlug(s.k.slugs(rec.Kind), rec.Slug, false, "")
 	c.template(tpl)
+	c.hset(s.k.meta(), "", encodeMeta(rec))
 	c.reindex(nil, s.k.postEntries(rec), "")
 	id, slug, err := s.run(ctx, "create post", c)
 	if err != nil {
@@ -76,6 +77,7 @@ func (s *Store) UpdatePost(ctx context.Context, p *calendar.PostRecord) (*calend
 		c.guardValue(key, raw)
 		c.pickSlug(s.k.slugs(rec.Kind), rec.Slug, true, old.Slug)
 		c.template(tpl)
+		c.hset(s.k.meta(), itoa(p.ID), encodeMeta(rec))
 		c.reindex(s.k.postEntries(old), s.k.postEntries(rec), itoa(p.ID))
 		_, slug, err := s.run(ctx, "update post", c)
 		if errors.Is(err, errStale) {
@@ -141,6 +143,7 @@ func (s *Store) DeletePost(ctx context.Context, id, version int64) error {
 		}
 		c.reindex(s.k.postEntries(old), nil, itoa(id))
 		c.delOwn()
+		c.hdel(s.k.meta(), itoa(id))
 		c.hdelIf(s.k.slugs(old.Kind), old.Slug, itoa(id))
 		for _, k := range refKeys {
 			c.del(k)
@@ -187,6 +190,7 @@ func (s *Store) rewriteEvents(ctx context.Context, c *commit, ids []int64, chang
 			return err
 		}
 		c.set(keys[i], enc)
+		c.hset(s.k.meta(), itoa(ev.ID), encodeMeta(ev))
 	}
 	return nil
 }

@@ -21,6 +21,8 @@ import "github.com/redis/go-redis/v9"
 //	zadd k score member
 //	zrem k member
 //	del k
+//	hset k field v
+//	hdel k field
 //	hdelif k field v    HDEL k field if it holds v
 //
 // Reply: {"ok", id, slug} | {"stale", guardNo} | {"format", storedVersion}.
@@ -42,7 +44,7 @@ local function jsonstr(s)
     return string.format('\\u%04x', string.byte(c))
   end) .. '"'
 end
-local arity = {tpl = 5, set = 3, zadd = 4, zrem = 3, del = 2, hdelif = 4}
+local arity = {tpl = 5, set = 3, zadd = 4, zrem = 3, del = 2, hset = 4, hdel = 3, hdelif = 4}
 
 local prefix, fmt, maxlen = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local stored = redis.call('GET', KEYS[1])
@@ -117,6 +119,10 @@ while a <= #ARGV do
     redis.call('ZREM', key(ARGV[a + 1]), orid(ARGV[a + 2]))
   elseif op == 'del' then
     redis.call('DEL', key(ARGV[a + 1]))
+  elseif op == 'hset' then
+    redis.call('HSET', key(ARGV[a + 1]), orid(ARGV[a + 2]), ARGV[a + 3])
+  elseif op == 'hdel' then
+    redis.call('HDEL', key(ARGV[a + 1]), orid(ARGV[a + 2]))
   elseif op == 'hdelif' then
     local k = key(ARGV[a + 1])
     if redis.call('HGET', k, ARGV[a + 2]) == ARGV[a + 3] then redis.call('HDEL', k, ARGV[a + 2]) end

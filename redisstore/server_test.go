@@ -137,21 +137,3 @@ func newTestStore(tb testing.TB, c redis.UniversalClient, opts ...Option) *Store
 	}
 	return s
 }
-
-// countKeys counts the keys matching pattern (SCAN).
-func countKeys(tb testing.TB, c redis.UniversalClient, pattern string) int {
-	tb.Helper()
-	ctx := context.Background()
-	n := 0
-	var cursor uint64
-	for {
-		ks, next, err := c.Scan(ctx, cursor, pattern, 1000).Result()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		n += len(ks)
-		if cursor = next; cursor == 0 {
-			return n
-		}
-	}
-}

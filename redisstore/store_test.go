@@ -241,6 +241,7 @@ func TestDeleteUnlinks(t *testing.T) {
 	if v := mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindVenue, Date: t0, Slug: "hall"}); v.Slug != "hall" {
 		t.Fatalf("freed slug reused as %q", v.Slug)
 	}
+	checkConsistency(t, s.c, s)
 }
 
 // Every list answer equals brute force over all records: MatchPost filter,
