@@ -10,6 +10,7 @@ import (
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage/storagetest"
+	bolt "go.etcd.io/bbolt"
 )
 
 // BenchmarkShared runs the shared benchmarks. The factory opens the file
@@ -29,6 +30,8 @@ func BenchmarkShared(b *testing.B) {
 			if err := s.db.Sync(); err != nil {
 				tb.Errorf("Sync: %v", err)
 			}
+			var used int64 // pages in use; the file grows in 16 MiB steps
+			s.db.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
 			s.Close()
 			// Printed rather than logged: benchmark logs from a cleanup
 			// are dropped.
@@ -36,7 +39,8 @@ func BenchmarkShared(b *testing.B) {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			fmt.Printf("%s: file %.1f MiB, reopen + first read %v\n", tb.Name(), float64(fi.Size())/(1<<20), reopen(tb, path))
+			fmt.Printf("%s: file %.1f MiB (%.1f MiB of pages in use), reopen + first read %v\n",
+				tb.Name(), float64(fi.Size())/(1<<20), float64(used)/(1<<20), reopen(tb, path))
 		})
 		return s
 	})

@@ -200,11 +200,17 @@ func writePost(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Bucket(bPosts).Put(storage.IDKey(rec.ID), v); err != nil {
+	posts := tx.Bucket(bPosts)
+	posts.FillPercent = appendFill
+	if err := posts.Put(storage.IDKey(rec.ID), v); err != nil {
 		return err
 	}
 	for _, e := range postEntries(rec) {
-		if err := tx.Bucket(e.bucket).Put(e.key, e.value); err != nil {
+		b := tx.Bucket(e.bucket)
+		if e.appends {
+			b.FillPercent = appendFill
+		}
+		if err := b.Put(e.key, e.value); err != nil {
 			return err
 		}
 	}

@@ -227,5 +227,7 @@ func putTerm(tx *bolt.Tx, t *calendar.TermRecord) error {
 	if err != nil {
 		return err
 	}
-	return tx.Bucket(bTerms).Put(storage.IDKey(t.ID), v)
+	terms := tx.Bucket(bTerms)
+	terms.FillPercent = appendFill
+	return terms.Put(storage.IDKey(t.ID), v)
 }
