@@ -6,8 +6,9 @@
 // its slug reservation, its links and every index entry together, and is
 // fsynced before it returns (unless WithNoSync is given), so a write that
 // returned survives a crash or kill -9, and a write that did not return left
-// no trace. Reads run in read-only transactions and do not block each other
-// nor the writer.
+// no trace. Reads run in read-only transactions and block neither each
+// other nor the writer (except briefly when the file grows and bbolt remaps
+// it).
 //
 // # Layout
 //
@@ -35,11 +36,16 @@
 // records of its page, unless it filters on text or on links other than the
 // one it came in by.
 //
+// Reads keep recently decoded posts in a small cache (WithCacheSize) that
+// is checked against the stored bytes on every hit, so it never serves a
+// stale record.
+//
 // # Files
 //
 // The meta bucket records storage.FormatVersion and this package's layout
 // version; Open refuses a file written by any other version (ErrIncompatible)
 // rather than misreading it. bbolt locks the file: a second Open of a file in
 // use, from this or another process, fails after the WithTimeout delay with
-// an error wrapping ErrLocked.
+// an error wrapping ErrLocked. Backup writes a consistent copy of a live
+// store; Check verifies that every index agrees with the records.
 package boltstore
