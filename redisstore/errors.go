@@ -48,3 +48,7 @@ func notFound(what string, id int64) error {
 func conflict(format string, args ...any) error {
 	return fmt.Errorf("redisstore: "+format+": %w", append(args, calendar.ErrConflict)...)
 }
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("redisstore: "+format+": %w", append(args, calendar.ErrInvalid)...)
+}

@@ -19,7 +19,7 @@ func (s *Store) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calend
 		return nil, err
 	}
 	if !p.Kind.IsPost() {
-		return nil, fmt.Errorf("redisstore: create post: %v is not a post kind", p.Kind)
+		return nil, invalid("create post: %v is not a post kind", p.Kind)
 	}
 	rec := p.Clone()
 	rec.ID, rec.Version = 0, 1
@@ -61,7 +61,7 @@ func (s *Store) UpdatePost(ctx context.Context, p *calendar.PostRecord) (*calend
 			return nil, err
 		}
 		if old.Kind != p.Kind {
-			return nil, fmt.Errorf("redisstore: post %d is a %v, not a %v: %w", p.ID, old.Kind, p.Kind, calendar.ErrNotFound)
+			return nil, invalid("update post %d: it is a %v, not a %v", p.ID, old.Kind, p.Kind)
 		}
 		if old.Version != p.Version {
 			return nil, conflict("post %d is at version %d, not %d", p.ID, old.Version, p.Version)

@@ -93,7 +93,7 @@ func testPrefix(tb testing.TB, c redis.UniversalClient) string {
 	}
 	prefix := "test-" + hex.EncodeToString(b[:])
 	tb.Cleanup(func() {
-		if err := deleteKeys(c, "{"+prefix+"}:*"); err != nil {
+		if err := deleteKeys(c, "{"+prefix+"}:*"); err != nil { // random hex: no glob characters
 			tb.Errorf("cleanup of %s: %v", prefix, err)
 		}
 	})

@@ -81,6 +81,18 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Prefix returns the key pattern of this calendar, "{prefix}:*", suitable for
-// SCAN MATCH (for example to delete a calendar).
-func (s *Store) Prefix() string { return s.k.tag + "*" }
+// Prefix returns the SCAN MATCH pattern of every key of this calendar,
+// "{prefix}:*" with glob characters of the prefix escaped (for example to
+// delete a calendar with SCAN and UNLINK).
+func (s *Store) Prefix() string { return globEscape(s.k.tag) + "*" }
+
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

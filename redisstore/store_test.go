@@ -142,8 +142,8 @@ func TestUpdateCompareAndSet(t *testing.T) {
 	}
 	wrongKind := read.Clone()
 	wrongKind.Kind = calendar.KindVenue
-	if _, err := s.UpdatePost(ctx, wrongKind); !errors.Is(err, calendar.ErrNotFound) {
-		t.Fatalf("update with another kind: %v, want ErrNotFound", err)
+	if _, err := s.UpdatePost(ctx, wrongKind); !errors.Is(err, calendar.ErrInvalid) {
+		t.Fatalf("update with another kind: %v, want ErrInvalid", err)
 	}
 	if _, err := s.UpdatePost(ctx, &calendar.PostRecord{ID: 999999, Kind: calendar.KindEvent, Version: 1}); !errors.Is(err, calendar.ErrNotFound) {
 		t.Fatalf("update of a missing post: %v", err)

@@ -20,7 +20,7 @@ func (s *Store) CreateTerm(ctx context.Context, t *calendar.TermRecord) (*calend
 	}
 	kind := t.Taxonomy.Kind()
 	if kind == 0 {
-		return nil, fmt.Errorf("redisstore: create term: unknown taxonomy %q", t.Taxonomy)
+		return nil, invalid("create term: unknown taxonomy %q", t.Taxonomy)
 	}
 	rec := t.Clone()
 	rec.ID, rec.Version = 0, 1
@@ -61,7 +61,7 @@ func (s *Store) UpdateTerm(ctx context.Context, t *calendar.TermRecord) (*calend
 			return nil, err
 		}
 		if old.Taxonomy != t.Taxonomy {
-			return nil, fmt.Errorf("redisstore: term %d is a %s, not a %s: %w", t.ID, old.Taxonomy, t.Taxonomy, calendar.ErrNotFound)
+			return nil, invalid("update term %d: it is in %s, not %s", t.ID, old.Taxonomy, t.Taxonomy)
 		}
 		if old.Version != t.Version {
 			return nil, conflict("term %d is at version %d, not %d", t.ID, old.Version, t.Version)
