@@ -3,7 +3,10 @@ package storagetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +20,7 @@ var deleteTests = []conformanceTest{
 	{"Deletes/StaleVersion", testDeleteStale},
 	{"Deletes/CategoryUnlinkedAndReparented", testDeleteCategory},
 	{"Deletes/TagUnlinked", testDeleteTag},
+	{"Deletes/ConcurrentWithUpdates", testDeleteConcurrentWithUpdates},
 }
 
 // expectCascade checks that event before was rewritten by a delete: version
@@ -223,5 +227,86 @@ func testDeleteTag(t *testing.T, r calendar.Repository) {
 	expectNoList(t, r, "deleted tag", &calendar.PostQuery{TagIDs: []int64{t1.ID}})
 	if page := mustList(t, r, &calendar.PostQuery{Kind: calendar.KindEvent, TagIDs: []int64{t2.ID}, CategoryIDs: []int64{cat.ID}}); page.Total != 1 {
 		t.Errorf("list by the remaining tag and category: total %d, want 1", page.Total)
+	}
+}
+
+// testDeleteConcurrentWithUpdates: venues deleted while other goroutines
+// rewrite the events linking them (read, change, write back the links they
+// read, retry on conflict). The cascade bumps versions, so a write based on
+// a read from before the delete conflicts and no event ends up linking a
+// deleted venue.
+func testDeleteConcurrentWithUpdates(t *testing.T, r calendar.Repository) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(9, 10))
+	var venues []*calendar.PostRecord
+	for i := 0; i < 6; i++ {
+		venues = append(venues, mustCreatePost(t, r, newVenue(fmt.Sprintf("v%d", i))))
+	}
+	var events []int64
+	for i := 0; i < 30; i++ {
+		e := newEvent(fmt.Sprintf("e%d", i), t0.Add(time.Duration(i)*time.Hour))
+		e.VenueIDs = someIDs(rng, postIDs(venues), 3)
+		events = append(events, mustCreatePost(t, r, e).ID)
+	}
+	doomed, kept := venues[:4], venues[4:]
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				id := events[(w*7+i*11)%len(events)]
+				for attempt := 0; ; attempt++ {
+					cur, err := r.GetPost(ctx, id)
+					if err != nil {
+						errs <- err
+						return
+					}
+					cur.Title = calendar.Text{"en": fmt.Sprintf("w%d i%d", w, i)}
+					if _, err = r.UpdatePost(ctx, cur); err == nil {
+						break
+					}
+					if !errors.Is(err, calendar.ErrConflict) || attempt > 10000 {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for _, v := range doomed {
+			if err := r.DeletePost(ctx, v.ID, 0); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+
+	all, err := r.GetPosts(ctx, events)
+	if err != nil || len(all) != len(events) {
+		t.Fatalf("GetPosts after the race: %d of %d events, %v", len(all), len(events), err)
+	}
+	for _, e := range all {
+		for _, v := range doomed {
+			if containsID(e.VenueIDs, v.ID) {
+				t.Errorf("event %d still links deleted venue %d: a write from before the delete was not refused", e.ID, v.ID)
+			}
+		}
+	}
+	for _, v := range doomed {
+		expectNoList(t, r, "a venue deleted during updates", &calendar.PostQuery{VenueIDs: []int64{v.ID}})
+	}
+	for _, v := range kept {
+		checkQuery(t, r, all, &calendar.PostQuery{Kind: calendar.KindEvent, VenueIDs: []int64{v.ID}})
 	}
 }
