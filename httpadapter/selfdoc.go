@@ -10,9 +10,13 @@ import (
 // The namespace index and the OpenAPI document (wire §7) are generated from
 // h.routes, the table the router is built from, so they cannot drift.
 
+// argSchema is the schema of one argument in OpenAPI 3.0 terms; an untyped
+// argument (cost: a string or an array of strings) becomes a oneOf.
 func argSchema(a Arg) map[string]any {
 	m := map[string]any{}
-	if a.Type != "" {
+	if a.Type == "" {
+		m["oneOf"] = []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}
+	} else {
 		m["type"] = a.Type
 	}
 	if a.Type == "array" {
@@ -70,6 +74,10 @@ func (h *Handler) indexH(_ context.Context, w http.ResponseWriter, r *http.Reque
 		args := map[string]any{}
 		for _, a := range rt.Args {
 			m := argSchema(a)
+			if a.Type == "" { // the index, like the original, lists the types an untyped argument takes
+				delete(m, "oneOf")
+				m["type"] = []string{"string", "array"}
+			}
 			m["required"] = a.Required
 			m["description"] = a.Description
 			args[a.Name] = m

@@ -187,3 +187,31 @@ func mustReq(t *testing.T, method, url, body string) *http.Request {
 	}
 	return req
 }
+
+// TestBoltStoreKeepsData: -store bolt writes to -db and a restart sees it.
+func TestBoltStoreKeepsData(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cal.db")
+	users := filepath.Join(t.TempDir(), "users")
+	os.WriteFile(users, []byte("boss:pw:administrator\n"), 0o600)
+	cfg := config{Store: "bolt", DB: db, UsersFile: users, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	srv, err := newServer(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	hs := &http.Server{Handler: srv.Handler}
+	go hs.Serve(ln)
+	req := mustReq(t, "POST", "http://"+ln.Addr().String()+"/wp-json/calendar/events/v1/venues", `{"venue":"Durable Hall"}`)
+	req.SetBasicAuth("boss", "pw")
+	if res, _ := getJSON(t, req); res.StatusCode != 201 {
+		t.Fatalf("create: %d", res.StatusCode)
+	}
+	hs.Close()
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := start(t, cfg)
+	if res, body := getJSON(t, mustReq(t, "GET", base+"/wp-json/calendar/events/v1/venues/by-slug/durable-hall", "")); res.StatusCode != 200 || body["venue"] != "Durable Hall" {
+		t.Errorf("after restart: %d %v", res.StatusCode, body)
+	}
+}
