@@ -303,3 +303,70 @@ func TestBadInputChangesNothing(t *testing.T) {
 	// A huge per_page is clamped, not an error.
 	e.do("GET", testNS+"/events?per_page=99999999999999999999", nil).must(t, 200)
 }
+
+// TestTermPermissions: categories need an author, tags an editor (domain §3),
+// for create, update and delete; reads are open to everyone.
+func TestTermPermissions(t *testing.T) {
+	e := newEnv(t)
+	roles := []calendar.Role{calendar.RoleAnonymous, calendar.RoleSubscriber, calendar.RoleContributor,
+		calendar.RoleAuthor, calendar.RoleEditor, calendar.RoleAdministrator}
+	n := 0
+	for _, tax := range []calendar.Taxonomy{calendar.TaxonomyCategory, calendar.TaxonomyTag} {
+		need := calendar.RoleAuthor
+		if tax == calendar.TaxonomyTag {
+			need = calendar.RoleEditor
+		}
+		coll := termCollection(tax)
+		for _, role := range roles {
+			var opts []reqOpt
+			if u := roleUser[role]; u != "" {
+				opts = append(opts, user(u))
+			}
+			want := 200
+			switch {
+			case role == calendar.RoleAnonymous:
+				want = 401
+			case roleRank[role] < roleRank[need]:
+				want = 403
+			}
+			n++
+			term := must[*calendar.Term](t)(e.cal.CreateTerm(as(0), tax, calendar.TermInput{Name: calendar.Some(fmt.Sprintf("Term %d", n))}, calendar.WriteOptions{}))
+			path := fmt.Sprintf("%s%s/%d", testNS, coll, term.ID)
+			e.do("GET", path, nil, opts...).must(t, 200)
+			createWant := want
+			if want == 200 {
+				createWant = 201
+			}
+			if r := e.do("POST", testNS+coll, map[string]any{"name": fmt.Sprintf("New %d", n)}, opts...); r.Code != createWant {
+				t.Errorf("%s %s create: %d, want %d", tax, role, r.Code, createWant)
+			}
+			if r := e.do("PATCH", path, map[string]any{"description": "changed"}, opts...); r.Code != want {
+				t.Errorf("%s %s update: %d, want %d", tax, role, r.Code, want)
+			}
+			if r := e.do("DELETE", path, nil, opts...); r.Code != want {
+				t.Errorf("%s %s delete: %d, want %d", tax, role, r.Code, want)
+			}
+			_, err := e.cal.GetTerm(as(0), tax, term.ID, calendar.ReadOptions{})
+			if (err == nil) != (want != 200) {
+				t.Errorf("%s %s: term still there = %v after a delete answered %d", tax, role, err == nil, want)
+			}
+		}
+	}
+}
+
+// TestForceDeleteNeedsEditor: force=true from an author is refused and the
+// event is neither removed nor trashed; an editor removes it for good.
+func TestForceDeleteNeedsEditor(t *testing.T) {
+	e := newEnv(t)
+	id := e.mkEvent(idAuthor, "Mine", "2026-12-09 10:00", "")
+	p := fmt.Sprintf("%s/events/%d", testNS, id)
+	e.do("DELETE", p+"?force=true", nil, user("author")).must(t, 403)
+	if st, _ := e.postState("events", id); st != "publish" {
+		t.Errorf("status %s after a refused force delete", st)
+	}
+	e.do("DELETE", p, map[string]any{"force": "1"}, user("editor")).must(t, 200)
+	if _, err := e.cal.GetEvent(as(0), refID(id), readOpts()); calendar.CodeOf(err) != calendar.CodeNotFound {
+		t.Errorf("after force delete: %v", err)
+	}
+	e.do("GET", p, nil).must(t, 404)
+}
