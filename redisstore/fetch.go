@@ -9,25 +9,27 @@ import (
 
 // fetch reads the values of keys (nil for a missing key): see batched.
 func (s *Store) fetch(ctx context.Context, op string, keys []string) ([][]byte, error) {
-	return s.batched(ctx, op, len(keys), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
+	vals, err := s.batched(ctx, op, len(keys), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
 		return c.MGet(ctx, keys[lo:hi]...)
 	})
-}
-
-// fetchMeta reads the metas of post ids (nil for a missing one): see batched.
-func (s *Store) fetchMeta(ctx context.Context, op string, ids []string) ([][]byte, error) {
-	key := s.k.meta()
-	return s.batched(ctx, op, len(ids), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
-		return c.HMGet(ctx, key, ids[lo:hi]...)
-	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(vals))
+	for i, v := range vals {
+		if s, ok := v.(string); ok {
+			out[i] = []byte(s)
+		}
+	}
+	return out, nil
 }
 
 // batched reads n values with cmd (an MGET or HMGET of items lo..hi): one
 // round trip when n ≤ the fetch batch, else one pipelined round trip per
 // batch. Each command holds at most mgetChunk items so that Redis serves
-// other clients between them.
-func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.Cmdable, lo, hi int) *redis.SliceCmd) ([][]byte, error) {
-	out := make([][]byte, 0, n)
+// other clients between them. Values are strings, or nil when missing.
+func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.Cmdable, lo, hi int) *redis.SliceCmd) ([]any, error) {
+	out := make([]any, 0, n)
 	if n == 0 {
 		return out, nil
 	}
@@ -37,7 +39,7 @@ func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.
 		if err != nil {
 			return nil, fail(ctx, op, err)
 		}
-		return appendValues(out, vals), nil
+		return append(out, vals...), nil
 	}
 	for start := 0; start < n; start += s.batch {
 		end := min(start+s.batch, n)
@@ -50,21 +52,10 @@ func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.
 			return nil, fail(ctx, op, err)
 		}
 		for _, c := range cmds {
-			out = appendValues(out, c.Val())
+			out = append(out, c.Val()...)
 		}
 	}
 	return out, nil
-}
-
-func appendValues(out [][]byte, vals []any) [][]byte {
-	for _, v := range vals {
-		if s, ok := v.(string); ok {
-			out = append(out, []byte(s))
-		} else {
-			out = append(out, nil)
-		}
-	}
-	return out
 }
 
 // getRaw reads one key; found is false when it does not exist.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
+	"github.com/redis/go-redis/v9"
 )
 
 // group is one way into the candidates of a list: the union of some sorted
@@ -46,9 +47,6 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 		if ids, err = s.candidates(ctx, s.groups(q)); err != nil {
 			return nil, err
 		}
-		// A union of several link indexes may name an event twice.
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
 	}
 	if len(q.Search) > 0 || q.Name != "" {
 		return s.confirmRecords(ctx, q, ids)
@@ -57,39 +55,47 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 }
 
 // confirmMetas confirms the candidates on their metas (second round trip),
-// then reads the records of the page only (third). A record deleted between
-// the two is left out of the page.
+// then reads the records of the page only (third). The metas are decoded into
+// one scratch record, and a match keeps only its id and sort instant, so a
+// list allocates little beyond the reply however many candidates it has. A
+// record deleted between the round trips is left out of the page.
 func (s *Store) confirmMetas(ctx context.Context, q *calendar.PostQuery, ids []string) (*calendar.PostPage, error) {
-	vals, err := s.fetchMeta(ctx, "list posts", ids)
+	vals, err := s.batched(ctx, "list posts", len(ids), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
+		return c.HMGet(ctx, s.k.meta(), ids[lo:hi]...)
+	})
 	if err != nil {
 		return nil, err
 	}
-	var matches []*calendar.PostRecord
-	for i, raw := range vals {
-		if raw == nil {
+	var (
+		scratch metaScratch
+		hits    = make([]hit, 0, len(vals))
+	)
+	for i, v := range vals {
+		raw, ok := v.(string)
+		if !ok {
 			continue // deleted since the candidates were read
 		}
 		id, err := strconv.ParseInt(ids[i], 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("redisstore: index member %q: %w", ids[i], storage.ErrBadRecord)
 		}
-		p, err := decodeMeta(id, raw)
+		p, err := scratch.decode(id, raw)
 		if err != nil {
 			return nil, err
 		}
 		if storage.MatchPost(q, p) {
-			matches = append(matches, p)
+			hits = append(hits, hitOf(p))
 		}
 	}
-	slices.SortFunc(matches, storage.ComparePosts)
-	page := &calendar.PostPage{Total: len(matches)}
-	window := storage.Window(matches, q)
+	sortHits(q.Kind, hits)
+	page := &calendar.PostPage{Total: len(hits)}
+	window := storage.Window(hits, q)
 	if len(window) == 0 {
 		return page, nil
 	}
 	keys := make([]string, len(window))
-	for i, p := range window {
-		keys[i] = s.k.post(p.ID)
+	for i, h := range window {
+		keys[i] = s.k.post(h.id)
 	}
 	recs, err := s.fetch(ctx, "list posts", keys)
 	if err != nil {

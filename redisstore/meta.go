@@ -3,6 +3,7 @@ package redisstore
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -55,29 +56,48 @@ func appendTime(b []byte, t time.Time) []byte {
 
 // decodeMeta returns post id with the fields encodeMeta stored; every other
 // field is zero.
-func decodeMeta(id int64, b []byte) (*calendar.PostRecord, error) {
+func decodeMeta(id int64, b string) (*calendar.PostRecord, error) {
+	var m metaScratch
+	p, err := m.decode(id, b)
+	if err != nil {
+		return nil, err
+	}
+	return p.Clone(), nil
+}
+
+// metaScratch decodes metas one after the other into the same record and
+// link buffers, so confirming thousands of candidates allocates nothing per
+// candidate. The record it returns is valid until the next decode.
+type metaScratch struct {
+	p     calendar.PostRecord
+	links [len(linkKinds)][]int64
+}
+
+func (m *metaScratch) decode(id int64, b string) (*calendar.PostRecord, error) {
 	d := metaDecoder{b: b}
 	if d.byte() != metaTag {
 		return nil, fmt.Errorf("redisstore: meta of post %d: %w: unknown tag", id, storage.ErrBadRecord)
 	}
-	p := &calendar.PostRecord{ID: id, Kind: calendar.Kind(d.byte())}
-	p.Status = calendar.Status(d.bytes(int(d.uvarint())))
+	p := &m.p
+	*p = calendar.PostRecord{ID: id, Kind: calendar.Kind(d.byte())}
+	p.Status = calendar.Status(d.str(int(d.uvarint())))
 	p.Author = d.varint()
 	p.Date, p.Start, p.End = d.time(), d.time(), d.time()
 	flags := d.byte()
 	p.Featured, p.HideFromListings = flags&1 != 0, flags&2 != 0
 	p.PostParent = d.varint()
-	for _, k := range linkKinds {
+	for i, k := range linkKinds {
 		n := d.uvarint()
 		if n > uint64(len(d.b)) {
 			d.bad = true
 			break
 		}
+		ids := m.links[i][:0]
+		for range n {
+			ids = append(ids, d.varint())
+		}
+		m.links[i] = ids
 		if n > 0 {
-			ids := make([]int64, n)
-			for i := range ids {
-				ids[i] = d.varint()
-			}
 			p.SetLinks(k, ids)
 		}
 	}
@@ -87,10 +107,10 @@ func decodeMeta(id int64, b []byte) (*calendar.PostRecord, error) {
 	return p, nil
 }
 
-// metaDecoder reads what encodeMeta wrote; a short or malformed input sets
-// bad instead of panicking.
+// metaDecoder reads what encodeMeta wrote, straight from the reply string; a
+// short or malformed input sets bad instead of panicking.
 type metaDecoder struct {
-	b   []byte
+	b   string
 	bad bool
 }
 
@@ -104,34 +124,44 @@ func (d *metaDecoder) byte() byte {
 	return c
 }
 
-func (d *metaDecoder) bytes(n int) string {
+func (d *metaDecoder) str(n int) string {
 	if n < 0 || n > len(d.b) {
 		d.bad = true
 		return ""
 	}
-	s := string(d.b[:n])
+	s := d.b[:n]
 	d.b = d.b[n:]
 	return s
 }
 
+// uvarint is binary.Uvarint on a string.
 func (d *metaDecoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad = true
-		return 0
+	var x uint64
+	var s uint
+	for i := 0; i < len(d.b) && i < binary.MaxVarintLen64; i++ {
+		c := d.b[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break
+			}
+			d.b = d.b[i+1:]
+			return x | uint64(c)<<s
+		}
+		x |= uint64(c&0x7f) << s
+		s += 7
 	}
-	d.b = d.b[n:]
-	return v
+	d.bad = true
+	return 0
 }
 
+// varint is binary.Varint on a string.
 func (d *metaDecoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.bad = true
-		return 0
+	ux := d.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	d.b = d.b[n:]
-	return v
+	return x
 }
 
 func (d *metaDecoder) time() time.Time {
@@ -141,4 +171,41 @@ func (d *metaDecoder) time() time.Time {
 		return time.Time{}
 	}
 	return time.Unix(sec, int64(nsec)).UTC()
+}
+
+// hit is a confirmed match: its id and the instant it sorts by (Start for
+// events, Date for venues and organizers).
+type hit struct {
+	id int64
+	at time.Time
+}
+
+func hitOf(p *calendar.PostRecord) hit {
+	if p.Kind == calendar.KindEvent {
+		return hit{p.ID, p.Start}
+	}
+	return hit{p.ID, p.Date}
+}
+
+// sortHits orders hits of kind exactly as storage.ComparePosts orders the
+// posts (TestMetaMatchesLikeRecord proves it): events by start then id
+// ascending, venues and organizers by date then id descending.
+func sortHits(kind calendar.Kind, hs []hit) {
+	cmp := func(a, b hit) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	}
+	if kind == calendar.KindEvent {
+		slices.SortFunc(hs, cmp)
+	} else {
+		slices.SortFunc(hs, func(a, b hit) int { return cmp(b, a) })
+	}
 }

@@ -134,7 +134,7 @@ return {'ok', id, slug or ''}
 
 // candidatesScript answers the first round trip of a list: it counts each
 // candidate group (a union of sorted sets ranged by score) and returns the
-// members of the smallest one, so the list reads no more records than the
+// members of the smallest one, each once, so the list reads no more than the
 // narrowest index allows.
 //
 //	KEYS  the sorted sets of every group, group after group
@@ -155,10 +155,15 @@ for g = 1, ng do
 end
 local out, m = {}, 0
 if bestCount == 0 then return out end
+if bestN == 1 then return redis.call('ZRANGEBYSCORE', KEYS[bestFirst], bestMin, bestMax) end
+local seen = {} -- an event in several of the group's sets is named once
 for i = bestFirst, bestFirst + bestN - 1 do
   for _, v in ipairs(redis.call('ZRANGEBYSCORE', KEYS[i], bestMin, bestMax)) do
-    m = m + 1
-    out[m] = v
+    if not seen[v] then
+      seen[v] = true
+      m = m + 1
+      out[m] = v
+    end
   end
 end
 return out
