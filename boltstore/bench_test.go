@@ -91,7 +91,7 @@ func BenchmarkCreateDurable(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := s.CreatePost(ctx, event("durable", base.Add(time.Duration(i)*time.Minute))); err != nil {
+		if _, err := s.CreatePost(ctx, event(fmt.Sprint("durable-", i), base.Add(time.Duration(i)*time.Minute))); err != nil {
 			b.Fatal(err)
 		}
 		i++

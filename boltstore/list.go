@@ -120,11 +120,11 @@ func (l *lister) run() (*calendar.PostPage, error) {
 	case wayKeys:
 		// Confirm on the summaries during the walk and keep only the keys
 		// of matches, so only they are sorted.
-		var keys [][]byte
+		var keys []eventKey
 		_, err := w.keys(-1, func(k, summary []byte) error {
 			ok, err := l.matchSummary(k, summary)
 			if ok {
-				keys = append(keys, bytes.Clone(k))
+				keys = append(keys, eventKey(k))
 			}
 			return err
 		})
@@ -264,6 +264,10 @@ func (l *lister) countRange(lo, hi []byte, limit int) (int, error) {
 	return n, nil
 }
 
+// eventKey is a post_order key of an event held by value, so that a list
+// of matches is one allocation.
+type eventKey [17]byte
+
 // eventOrderKey builds the post_order key of event id from its Start key,
 // in a buffer the next call reuses.
 func (l *lister) eventOrderKey(start, id []byte) []byte {
@@ -399,12 +403,13 @@ func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, erro
 // byKeys takes the post_order keys of candidates already confirmed on
 // their summaries, sorts them into list order, confirms them on the decoded
 // record if full, and decodes the page.
-func (l *lister) byKeys(keys [][]byte, full bool) (*calendar.PostPage, error) {
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal)
+func (l *lister) byKeys(keys []eventKey, full bool) (*calendar.PostPage, error) {
+	slices.SortFunc(keys, func(a, b eventKey) int { return bytes.Compare(a[:], b[:]) })
+	keys = slices.Compact(keys)
 	posts := l.tx.Bucket(bPosts)
 	pg := newPager(l.q)
-	for _, k := range keys {
+	for i := range keys {
+		k := keys[i][:]
 		var rec *calendar.PostRecord
 		if full {
 			if err := l.step(); err != nil {

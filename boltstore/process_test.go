@@ -150,7 +150,6 @@ func TestCrashRecovery(t *testing.T) {
 		}()
 		// Kill at a random moment once the child is writing.
 		killAt := time.Duration(100+rng.IntN(300)) * time.Millisecond
-		var timer <-chan time.Time
 		acks := 0
 		for line := range lines {
 			if strings.HasPrefix(line, "ERR") {
@@ -169,13 +168,8 @@ func TestCrashRecovery(t *testing.T) {
 				continue
 			}
 			if acks++; acks == 1 {
-				timer = time.After(killAt)
-			}
-			select {
-			case <-timer:
-				cmd.Process.Kill() // SIGKILL: no deferred code, no flush
-				timer = nil
-			default:
+				// SIGKILL: no deferred code, no flush, whatever the child is doing.
+				time.AfterFunc(killAt, func() { cmd.Process.Kill() })
 			}
 		}
 		cmd.Wait()
