@@ -18,6 +18,7 @@ type Handler struct {
 	cal        calendar.Calendar
 	cfg        config
 	log        *slog.Logger
+	siteHost   string   // host of WithSiteURL, for global ids
 	namespaces []string // canonical first
 	routes     []*Route
 	mux        *http.ServeMux // routes within a namespace, from the route table
@@ -38,6 +39,10 @@ func New(cal calendar.Calendar, opts ...Option) *Handler {
 	h.log = h.cfg.log
 	if h.log == nil {
 		h.log = slog.Default()
+	}
+	h.siteHost = h.cfg.siteURL
+	if u, err := url.Parse(h.cfg.siteURL); err == nil && u.Host != "" {
+		h.siteHost = u.Host
 	}
 	h.namespaces = append([]string{Namespace}, h.cfg.aliases...)
 	h.dec = newSchemaDecoder()
@@ -204,13 +209,9 @@ func (h *Handler) makeLinks(r *http.Request, prefix string) links {
 			stripped = ru[:len(ru)-len(ep)]
 		}
 	}
-	l := links{site: h.cfg.siteURL, rest: origin + stripped + prefix}
+	l := links{site: h.cfg.siteURL, host: h.siteHost, rest: origin + stripped + prefix}
 	if l.site == "" {
-		l.site = origin
-	}
-	l.host = l.site
-	if u, err := url.Parse(l.site); err == nil && u.Host != "" {
-		l.host = u.Host
+		l.site, l.host = origin, r.Host
 	}
 	return l
 }

@@ -133,6 +133,12 @@ const hexDigits = "0123456789abcdef"
 // and U+2028/U+2029 are escaped so the output is also valid JavaScript.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendEscaped appends the JSON-escaped body of s, without quotes.
+func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -175,6 +181,25 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
+}
+
+// strs writes the concatenation of parts as one JSON string, without
+// building the string first (URLs are made of several parts).
+func (e *enc) strs(parts ...string) {
+	e.sep()
+	e.b = append(e.b, '"')
+	for _, p := range parts {
+		e.b = appendEscaped(e.b, p)
+	}
+	e.b = append(e.b, '"')
+}
+
+// timeFormat writes t formatted with layout as a JSON string (layouts
+// produce no characters that need escaping).
+func (e *enc) timeFormat(t time.Time, layout string) {
+	e.sep()
+	e.b = append(e.b, '"')
+	e.b = t.AppendFormat(e.b, layout)
+	e.b = append(e.b, '"')
 }

@@ -25,9 +25,9 @@ func (l *links) eventLD(e *enc, ev *calendar.Event, c *costInfo) {
 	e.key("url")
 	l.pageURL(e, "/event/", ev.Slug)
 	e.key("startDate")
-	e.str(ev.Start.Format(time.RFC3339))
+	e.timeFormat(ev.Start, time.RFC3339)
 	e.key("endDate")
-	e.str(ev.End.Format(time.RFC3339))
+	e.timeFormat(ev.End, time.RFC3339)
 	if len(ev.Venues) > 0 {
 		e.key("location")
 		l.venueLD(e, &ev.Venues[0], false)

@@ -34,12 +34,17 @@ func (l *links) globalIDs(e *enc, id int64) {
 
 // pageURL writes "<site><section><slug>/".
 func (l *links) pageURL(e *enc, section, slug string) {
-	e.str(l.site + section + slug + "/")
+	e.strs(l.site, section, slug, "/")
 }
 
 func (l *links) restURL(e *enc, collection string, id int64) {
 	e.sep()
-	e.b = appendJSONString(e.b, l.rest+collection+"/"+strconv.FormatInt(id, 10))
+	e.b = append(e.b, '"')
+	e.b = appendEscaped(e.b, l.rest)
+	e.b = append(e.b, collection...)
+	e.b = append(e.b, '/')
+	e.b = strconv.AppendInt(e.b, id, 10)
+	e.b = append(e.b, '"')
 }
 
 // event writes an event per wire §3; withLD adds json_ld (single GET).
@@ -100,7 +105,7 @@ func (l *links) event(e *enc, ev *calendar.Event, withLD bool) {
 	e.key("timezone")
 	e.str(ev.TimeZone)
 	e.key("timezone_abbr")
-	e.str(ev.Start.Format("MST"))
+	e.timeFormat(ev.Start, "MST")
 	c := parseCost(ev.Cost)
 	e.key("cost")
 	e.str(c.display)

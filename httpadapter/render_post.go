@@ -127,15 +127,15 @@ func termPage(tax calendar.Taxonomy) string {
 }
 
 func (l *links) termURLs(e *enc, t *calendar.Term) {
-	coll := l.rest + termCollection(t.Taxonomy)
+	coll := termCollection(t.Taxonomy)
 	e.open('{')
 	e.key("self")
-	e.str(coll + "/" + strconv.FormatInt(t.ID, 10))
+	l.restURL(e, coll, t.ID)
 	e.key("collection")
-	e.str(coll)
+	e.strs(l.rest, coll)
 	if t.Parent != 0 {
 		e.key("up")
-		e.str(coll + "/" + strconv.FormatInt(t.Parent, 10))
+		l.restURL(e, coll, t.Parent)
 	}
 	e.close('}')
 }
