@@ -106,6 +106,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	}
 	hd := w.Header()
 	hd.Set("Content-Type", contentTypeJSON)
+	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Del("ETag")
 	w.WriteHeader(status)
 	w.Write(b)

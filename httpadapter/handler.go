@@ -132,11 +132,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.links = h.makeLinks(r, prefix)
-	inner := new(http.Request)
-	*inner = *r
+	// WithContext makes a shallow copy: the route mux sees the path within
+	// the namespace and the overridden method, the caller's request stays as is.
+	inner := r.WithContext(context.WithValue(r.Context(), stateKey{}, s))
 	inner.Method = s.method
 	inner.URL = &url.URL{Path: rest, RawPath: rawRest, RawQuery: r.URL.RawQuery}
-	h.mux.ServeHTTP(w, inner.WithContext(context.WithValue(r.Context(), stateKey{}, s)))
+	h.mux.ServeHTTP(w, inner)
 }
 
 // split finds the language segment, root and namespace in the request path.
@@ -303,6 +304,7 @@ func putEnc(e *enc) {
 // writeBody sends a JSON body.
 func writeBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", contentTypeJSON)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	w.Write(b)
 }
