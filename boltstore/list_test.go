@@ -181,7 +181,7 @@ func randomQuery(rng *rand.Rand, d *dataset) *calendar.PostQuery {
 // many events, and a query by venue, touch a number of keys in proportion
 // to their matches (plus the planner's capped counts), not to the bucket.
 func TestListReadsPageAndMatchesOnly(t *testing.T) {
-	const n = 20000
+	const n = 10000
 	s := openTemp(t, WithNoSync())
 	seedBulk(t, s, n, 365*24*time.Hour)
 	v := mustCreate(t, s, post(calendar.KindVenue, "hall", base))
