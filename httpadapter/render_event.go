@@ -180,8 +180,7 @@ func image(e *enc, img *calendar.Image) {
 	e.str(img.URL)
 	e.key("id")
 	e.int(img.ID)
-	e.key("extension")
-	e.str(img.Extension)
+	optStr(e, "extension", img.Extension)
 	if img.Width > 0 {
 		e.key("width")
 		e.int(int64(img.Width))
