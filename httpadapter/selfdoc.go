@@ -225,9 +225,13 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 			if m == http.MethodPost && len(rt.pathArgs) == 0 {
 				status = "201"
 			}
+			opID := strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_").Replace(p)
+			if p == "/" {
+				opID = "get_index"
+			}
 			op := map[string]any{
 				"summary":     rt.Summary,
-				"operationId": strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_").Replace(p),
+				"operationId": opID,
 				"responses": map[string]any{
 					status:    map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}},
 					"default": errResp,

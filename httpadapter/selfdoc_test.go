@@ -122,3 +122,18 @@ func TestNamespaceIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestDocOperationIDsAreUnique(t *testing.T) {
+	e := newEnv(t)
+	doc := e.do("GET", testNS+"/doc", nil).must(t, 200).obj()
+	seen := map[string]string{}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			id, _ := op.(map[string]any)["operationId"].(string)
+			if id == "" || seen[id] != "" {
+				t.Errorf("%s %s: operationId %q (also %s)", method, path, id, seen[id])
+			}
+			seen[id] = method + " " + path
+		}
+	}
+}
