@@ -227,3 +227,5 @@ func splitComma(s string) []string {
 	}
 	return out
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
