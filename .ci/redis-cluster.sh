@@ -17,7 +17,7 @@ cluster_ok() { cli "${PORTS[0]}" cluster info 2>/dev/null | grep -q '^cluster_st
 
 start() {
   command -v redis-server >/dev/null || { echo "redis-server not installed (apt-get install -y redis-server)" >&2; exit 1; }
-  if up "${PORTS[0]}" && cluster_ok; then
+  if all_up && all_ok; then
     echo "redis cluster already running on ${PORTS[*]}"
     return 0
   fi
@@ -57,6 +57,10 @@ start() {
   exit 1
 }
 
+all_up() {
+  for p in "${PORTS[@]}"; do up "$p" || return 1; done
+}
+
 # all_ok: every node agrees the cluster is ok (each must see every slot).
 all_ok() {
   for p in "${PORTS[@]}"; do
@@ -81,6 +85,6 @@ stop() {
 case ${1:-} in
   start) start ;;
   stop) stop ;;
-  status) if cluster_ok; then echo ok; else echo down; exit 1; fi ;;
+  status) if all_up && all_ok; then echo ok; else echo down; exit 1; fi ;;
   *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
 esac

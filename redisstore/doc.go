@@ -48,7 +48,7 @@
 // end window, status, featured, venue, organizer, category, tag, parent) by
 // counting each candidate range with ZCOUNT, and returns the ids of that
 // range; the candidates' metas are read with HMGET, every candidate is
-// confirmed with storage.MatchPost and sorted with storage.ComparePosts, so
+// confirmed with storage.MatchPost and sorted in storage.ComparePosts order, so
 // the total and the order are exactly the ones every other driver gives; then
 // the records of the page alone are read with MGET. Queries with free-text
 // Search or Name confirm on whole records instead of metas (two round trips).
