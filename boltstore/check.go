@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
 	bolt "go.etcd.io/bbolt"
 )
@@ -63,6 +64,7 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 	}
 
 	postSeq, _ := readU64(tx.Bucket(bSeq).Get(kPostSeq))
+	maxDur := maxDuration(tx)
 	n := 0
 	err := tx.Bucket(bPosts).ForEach(func(k, v []byte) error {
 		if n++; n%256 == 0 {
@@ -85,6 +87,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 			report("post %d: version %d", id, p.Version)
 		case uint64(id) > postSeq || id < 1:
 			report("post %d: id outside the sequence (last %d)", id, postSeq)
+		}
+		if p.Kind == calendar.KindEvent && p.End.Sub(p.Start) > maxDur {
+			report("post %d: lasts %v, longer than the stored bound %v", id, p.End.Sub(p.Start), maxDur)
 		}
 		if p.Slug != "" {
 			expect(bPostSlugs, slugKey(p.Kind, p.Slug), storage.IDKey(id))

@@ -16,7 +16,9 @@
 // so every index is ranged with a cursor:
 //
 //	meta             "magic", "format", "layout" → what wrote the file
-//	seq              "post", "term" → last id handed out (ids are never reused)
+//	seq              "post", "term" → last id handed out (ids are never reused);
+//	                 "maxdur" → longest End − Start ever stored, which turns
+//	                 "ends after t" into "starts after t − maxdur"
 //	posts            id → storage.EncodePost
 //	terms            id → storage.EncodeTerm
 //	post_slugs       kind ‖ slug → id

@@ -100,6 +100,9 @@ func randomEvent(rng *rand.Rand, d *dataset, i int) *calendar.PostRecord {
 	// and the id tie-break is exercised.
 	e := event(fmt.Sprint("ev-", i%40), base.Add(time.Duration(rng.IntN(60*24))*time.Hour))
 	e.End = e.Start.Add(time.Duration(rng.IntN(72)) * time.Hour)
+	if rng.IntN(20) == 0 {
+		e.End = time.Time{} // no end: never in an End range
+	}
 	e.Status = calendar.Statuses[rng.IntN(len(calendar.Statuses))]
 	e.Date = base.Add(time.Duration(rng.IntN(48)-24) * time.Hour)
 	e.Author = int64(1 + rng.IntN(3))

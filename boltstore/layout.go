@@ -47,6 +47,7 @@ var (
 	kLayout  = []byte("layout")
 	kPostSeq = []byte("post")
 	kTermSeq = []byte("term")
+	kMaxDur  = []byte("maxdur") // longest End − Start of any event ever stored
 )
 
 // appendFill is the page fill of the buckets whose new keys land at the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
@@ -233,8 +234,9 @@ func (l *lister) plan() (way, error) {
 	return best, nil
 }
 
-// orderRange returns the post_order key bounds of q's kind, narrowed to the
-// Start range for events. hi is inclusive.
+// orderRange returns the post_order key bounds of q's kind, narrowed for
+// events to the Start range and to what the End range implies. hi is
+// inclusive.
 func (l *lister) orderRange() (lo, hi []byte) {
 	k := byte(l.q.Kind)
 	ff := bytes.Repeat([]byte{0xff}, 16)
@@ -242,8 +244,20 @@ func (l *lister) orderRange() (lo, hi []byte) {
 	if l.q.Kind != calendar.KindEvent {
 		return lo, hi
 	}
-	if r := l.q.Start; !r.From.IsZero() {
-		lo = append([]byte{k}, storage.TimeKey(r.From)...)
+	from := l.q.Start.From
+	// An event ending at or after End.From started at or after End.From −
+	// the longest duration ever stored (see maxDuration). Bounds of a
+	// century or more are left alone: they narrow nothing and could
+	// overflow.
+	if end := l.q.End.From; !end.IsZero() {
+		if d := maxDuration(l.tx); d < 100*365*24*time.Hour {
+			if bound := end.Add(-d); bound.After(from) {
+				from = bound
+			}
+		}
+	}
+	if !from.IsZero() {
+		lo = append([]byte{k}, storage.TimeKey(from)...)
 	}
 	if r := l.q.Start; !r.To.IsZero() {
 		hi = append(append([]byte{k}, storage.TimeKey(r.To)...), ff[:8]...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
@@ -196,6 +197,11 @@ func writePost(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
 			return err
 		}
 	}
+	if rec.Kind == calendar.KindEvent {
+		if err := raiseMaxDuration(tx, rec.End.Sub(rec.Start)); err != nil {
+			return err
+		}
+	}
 	v, err := storage.EncodePost(rec)
 	if err != nil {
 		return err
@@ -307,4 +313,20 @@ func releaseSlug(b *bolt.Bucket, k calendar.Kind, slug string) error {
 
 func hasPrefix(k, prefix []byte) bool {
 	return len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix)
+}
+
+// maxDuration returns the bound on End − Start of every stored event: an
+// event that ends at or after t starts at or after t − maxDuration, which
+// turns an End range into a Start range on post_order. The bound only
+// grows (deletes leave it), which keeps it a bound.
+func maxDuration(tx *bolt.Tx) time.Duration {
+	n, _ := readU64(tx.Bucket(bSeq).Get(kMaxDur))
+	return time.Duration(n)
+}
+
+func raiseMaxDuration(tx *bolt.Tx, d time.Duration) error {
+	if d <= maxDuration(tx) {
+		return nil
+	}
+	return tx.Bucket(bSeq).Put(kMaxDur, u64(uint64(d)))
 }
