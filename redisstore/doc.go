@@ -29,6 +29,12 @@
 //
 // Sorted-set scores are instants in Unix microseconds (storage.TimeScoreMicro).
 //
+// Because one calendar lives in one slot, a Cluster spreads calendars over
+// its shards, not one calendar: size a shard for the largest calendar. Reads
+// go to the master that owns the slot; do not enable ReadOnly or
+// RouteByLatency on the cluster client if instances must read their own
+// writes, since replicas lag.
+//
 // # Writes
 //
 // Every write is one Lua script (EVALSHA, falling back to EVAL when the

@@ -30,8 +30,8 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
-		return &calendar.PostPage{}, nil
+	if !q.Kind.IsPost() || q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
+		return &calendar.PostPage{}, nil // nothing can match
 	}
 	var ids []string
 	if len(q.IDs) > 0 {
