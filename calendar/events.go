@@ -149,7 +149,6 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 	if err := plan.apply(ctx, rec); err != nil {
 		return nil, err
 	}
-	rec.Modified = now.UTC().Truncate(time.Second)
 	stored, err := s.repo.CreatePost(ctx, rec)
 	if err != nil {
 		return nil, s.storageErr(ctx, "create event", err)

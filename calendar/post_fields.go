@@ -72,6 +72,9 @@ func (s *Service) applyCommon(ctx context.Context, c caller, v *Validation, rec 
 	} else if creating {
 		rec.Date = now.UTC().Truncate(time.Second)
 	}
+	if creating {
+		rec.Modified = now.UTC().Truncate(time.Second)
+	}
 	asked := ""
 	if in.Status.Set {
 		asked = in.Status.Value

@@ -174,6 +174,11 @@ func TestNamesOnWrite(t *testing.T) {
 	if len(ev.Categories) != 2 || ev.Categories[0].ID != jazz.ID || ev.Categories[1].Name != "Late Shows" {
 		t.Fatalf("categories = %+v", ev.Categories)
 	}
+	for _, o := range ev.Organizers {
+		if o.Modified.IsZero() || o.Date.IsZero() {
+			t.Fatalf("organizer created inside an event write lacks dates: %+v", o)
+		}
+	}
 	if len(ev.Organizers) != 2 || ev.Organizers[0].Name != "New Org" || ev.Organizers[1].Name != "Second" {
 		t.Fatalf("organizers keep their order: %+v", ev.Organizers)
 	}

@@ -278,7 +278,6 @@ func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput
 	if existing != nil && c.canRead(existing, existing.EffectiveStatus(now)) {
 		return existing, nil
 	}
-	rec.Modified = now.UTC().Truncate(time.Second)
 	stored, err := s.repo.CreatePost(ctx, rec)
 	if err != nil {
 		return nil, s.storageErr(ctx, "create post", err)

@@ -46,11 +46,9 @@ func TestVenueShapesAndDefaults(t *testing.T) {
 	}
 }
 
-// TestCalendarBug_NestedVenueAndOrganizerLackModified fails until calendar/links.go
-// (planPost) sets Modified on venues and organizers created inside an event
-// write, as venues.go does for standalone ones. A venue created inside an event write is a
-// venue like any other; wire §3 lists modified/modified_utc for it.
-func TestCalendarBug_NestedVenueAndOrganizerLackModified(t *testing.T) {
+// A venue or organizer created inside an event write is one like any other:
+// wire §3 lists modified/modified_utc for it.
+func TestNestedVenueAndOrganizerHaveModified(t *testing.T) {
 	e := newEnv(t)
 	r := e.do("POST", testNS+"/events", map[string]any{"title": "Nest", "start_date": "2026-12-09 10:00", "end_date": "2026-12-09 11:00",
 		"venue": map[string]any{"venue": "Nested Hall"}, "organizer": map[string]any{"organizer": "Nested Org"}}, user("admin")).must(t, 201).obj()
