@@ -153,6 +153,7 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 	if err != nil {
 		return nil, s.storageErr(ctx, "create event", err)
 	}
+	s.counts.eventWritten(nil, stored, now)
 	return s.newRender(ctx, c, lang, now).event(stored, false)
 }
 

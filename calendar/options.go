@@ -24,6 +24,7 @@ type settings struct {
 	images      ImageResolver
 	now         func() time.Time
 	logger      *slog.Logger
+	countTTL    time.Duration
 }
 
 // DefaultMaxPerPage is the largest page size unless WithMaxPerPage says otherwise.
@@ -51,6 +52,13 @@ func WithImages(r ImageResolver) Option { return func(s *settings) { s.images = 
 
 // WithClock sets the source of "now" (default time.Now), so tests control it.
 func WithClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
+
+// WithTermCountTTL sets how long the number of published events per term
+// (the "count" of categories and tags) may be served from the cache (default
+// DefaultTermCountTTL). Writes made through this Service update the cache at
+// once; the TTL bounds how stale a count may be after writes by other
+// processes sharing the store. Zero or less turns the cache off.
+func WithTermCountTTL(d time.Duration) Option { return func(s *settings) { s.countTTL = d } }
 
 // WithLogger sets the logger for unexpected storage errors (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }

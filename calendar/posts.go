@@ -129,6 +129,7 @@ func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion 
 		if err != nil {
 			return nil, s.storageErr(ctx, "update post", err)
 		}
+		s.counts.eventWritten(cur, stored, now)
 		return stored, nil
 	}
 }
@@ -165,6 +166,7 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 			if err != nil {
 				return nil, s.storageErr(ctx, "delete post", err)
 			}
+			s.counts.eventWritten(cur, nil, s.now())
 			return cur, nil
 		}
 	}

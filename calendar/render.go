@@ -67,6 +67,10 @@ func (r *render) termCount(t *TermRecord) (int, error) {
 	if n, ok := r.count[t.ID]; ok {
 		return n, nil
 	}
+	if n, ok := r.s.counts.get(t.ID, r.now); ok {
+		r.count[t.ID] = n
+		return n, nil
+	}
 	q := &PostQuery{Kind: KindEvent, Now: r.now, Visible: Visibility{Statuses: []Status{StatusPublish}}, CountOnly: true}
 	if t.Taxonomy == TaxonomyCategory {
 		q.CategoryIDs = []int64{t.ID}
@@ -78,6 +82,7 @@ func (r *render) termCount(t *TermRecord) (int, error) {
 		return 0, r.s.storageErr(r.ctx, "count term use", err)
 	}
 	r.count[t.ID] = page.Total
+	r.s.counts.put(t.ID, page.Total, r.now)
 	return page.Total, nil
 }
 

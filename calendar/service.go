@@ -10,7 +10,8 @@ import (
 // top of a Repository. Create one with New; it is safe for concurrent use.
 type Service struct {
 	repo  Repository
-	zones sync.Map // zone name → *time.Location: loading a zone reads a file
+	zones  sync.Map // zone name → *time.Location: loading a zone reads a file
+	counts termCounts
 	settings
 }
 
@@ -23,10 +24,12 @@ func New(repo Repository, opts ...Option) *Service {
 		defaultLang: "en",
 		maxPerPage:  DefaultMaxPerPage,
 		now:         time.Now,
+		countTTL:    DefaultTermCountTTL,
 	}}
 	for _, o := range opts {
 		o(&s.settings)
 	}
+	s.counts.ttl = s.countTTL
 	if s.siteZone == nil {
 		s.siteZone = time.UTC
 	}

@@ -201,7 +201,11 @@ func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in Ter
 func (s *Service) DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt DeleteOptions) (*Term, error) {
 	return s.writeTerm(ctx, tax, id, opt.Lang, opt.IfVersion, "delete",
 		func(c caller, lang Lang, cur *TermRecord) (*TermRecord, error) {
-			return cur, s.repo.DeleteTerm(ctx, cur.ID, cur.Version)
+			err := s.repo.DeleteTerm(ctx, cur.ID, cur.Version)
+			if err == nil {
+				s.counts.forget(cur.ID)
+			}
+			return cur, err
 		})
 }
 

@@ -1,0 +1,116 @@
+package calendar_test
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+)
+
+// Writes through the Service keep cached term counts exact: after a random
+// mix of creates, updates, trashes and deletes, the cached counts equal those
+// of a Service on the same store that never caches.
+func TestTermCountCacheStaysExact(t *testing.T) {
+	f := newFixture(t)
+	fresh := calendar.New(f.repo, calendar.WithClock(f.clock.Now), calendar.WithTermCountTTL(0))
+	var cats []int64
+	for i := 0; i < 4; i++ {
+		cats = append(cats, f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: s(fmt.Sprint("c", i))}).ID)
+	}
+	tag := f.mustTerm(calendar.TaxonomyTag, calendar.TermInput{Name: s("t")}).ID
+	refs := func(r *rand.Rand) []calendar.TermRef {
+		var out []calendar.TermRef
+		for _, c := range cats {
+			if r.Intn(2) == 0 {
+				out = append(out, calendar.TermRef{ID: c})
+			}
+		}
+		return out
+	}
+	statuses := []string{"publish", "draft", "private", "pending"}
+	r := rand.New(rand.NewSource(7))
+	var events []int64
+	check := func(step int) {
+		t.Helper()
+		for _, tax := range []calendar.Taxonomy{calendar.TaxonomyCategory, calendar.TaxonomyTag} {
+			no := false
+			want, err := fresh.ListTerms(system, tax, calendar.TermQuery{HideEmpty: &no})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.cal.ListTerms(system, tax, calendar.TermQuery{HideEmpty: &no})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.Terms {
+				if want.Terms[i].Count != got.Terms[i].Count {
+					t.Fatalf("step %d: %s count cached %d, true %d", step, want.Terms[i].Name, got.Terms[i].Count, want.Terms[i].Count)
+				}
+			}
+		}
+	}
+	for step := 0; step < 200; step++ {
+		switch op := r.Intn(5); {
+		case op <= 1 || len(events) == 0:
+			in := eventIn(fmt.Sprint("e", step), "2026-04-01 10:00", "2026-04-01 11:00")
+			in.Categories = calendar.Some(refs(r))
+			in.Status = s(statuses[r.Intn(len(statuses))])
+			if r.Intn(2) == 0 {
+				in.Tags = calendar.Some([]calendar.TermRef{{ID: tag}})
+			}
+			events = append(events, f.mustEvent(system, in).ID)
+		case op == 2:
+			in := calendar.EventInput{Categories: calendar.Some(refs(r)), Status: s(statuses[r.Intn(len(statuses))])}
+			if _, err := f.cal.UpdateEvent(system, calendar.ByID(events[r.Intn(len(events))]), in, calendar.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		case op == 3:
+			i := r.Intn(len(events))
+			_, err := f.cal.DeleteEvent(system, calendar.ByID(events[i]), calendar.DeleteOptions{Force: r.Intn(2) == 0})
+			if err != nil && calendar.CodeOf(err) != calendar.CodeGone {
+				t.Fatal(err)
+			}
+			if err == nil {
+				// Forced or trashed: either way it no longer counts; keep
+				// trashed ones around for later updates (restores).
+				if rec, _ := f.repo.GetPost(system, events[i]); rec == nil {
+					events = append(events[:i], events[i+1:]...)
+				}
+			}
+		case op == 4:
+			check(step)
+		}
+	}
+	check(-1)
+}
+
+// Scheduled events passing their date, and writes the cache cannot see,
+// show up once the TTL has passed.
+func TestTermCountCacheTTL(t *testing.T) {
+	f := newFixture(t, calendar.WithTermCountTTL(time.Minute))
+	c := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: s("c")})
+	in := eventIn("later", "2026-04-01 10:00", "2026-04-01 11:00")
+	in.Date = s("2026-03-06 15:00:30") // publishes 30 s after testNow
+	in.Categories = calendar.Some([]calendar.TermRef{{ID: c.ID}})
+	f.mustEvent(system, in)
+	count := func() int {
+		tm, err := f.cal.GetTerm(system, calendar.TaxonomyCategory, c.ID, calendar.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.Count
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("count before publication = %d", n)
+	}
+	f.clock.Set(testNow.Add(45 * time.Second))
+	if n := count(); n != 0 {
+		t.Fatalf("within the TTL the cached count (0) is served, got %d", n)
+	}
+	f.clock.Set(testNow.Add(2 * time.Minute))
+	if n := count(); n != 1 {
+		t.Fatalf("after the TTL the count is fresh: %d", n)
+	}
+}
