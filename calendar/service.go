@@ -9,7 +9,7 @@ import (
 // Service is the Calendar implementation: every rule of the domain enforced on
 // top of a Repository. Create one with New; it is safe for concurrent use.
 type Service struct {
-	repo  Repository
+	repo   Repository
 	zones  sync.Map // zone name → *time.Location: loading a zone reads a file
 	counts termCounts
 	settings
