@@ -109,12 +109,23 @@ func BenchmarkListEventsPage(b *testing.B) {
 }
 
 func BenchmarkCreateEvent(b *testing.B) {
+	benchCreate(b, func(i int) string { return fmt.Sprintf("Posted %d", i) })
+}
+
+// BenchmarkCreateEventSameTitle posts one title over and over: every create
+// probes the slugs taken so far ("posted", "posted-2", …), the cost of the
+// -2, -3, … slug rule for a title repeated thousands of times.
+func BenchmarkCreateEventSameTitle(b *testing.B) {
+	benchCreate(b, func(int) string { return "Posted" })
+}
+
+func benchCreate(b *testing.B, title func(int) string) {
 	benchSetup(b)
-	body := `{"title":"Posted","start_date":"2027-01-05 20:00","end_date":"2027-01-05 22:00","cost":"$5","categories":["Music"]}`
 	w := &discardWriter{h: http.Header{}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		body := `{"title":"` + title(i) + `","start_date":"2027-01-05 20:00","end_date":"2027-01-05 22:00","cost":"$5","categories":["Music"]}`
 		req := httptest.NewRequest("POST", "http://"+testHost+testNS+"/events", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.SetBasicAuth("admin", "admin-pw")
