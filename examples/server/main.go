@@ -25,7 +25,7 @@ import (
 func main() {
 	cfg := config{Out: os.Stdout, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	flag.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address to listen on")
-	flag.StringVar(&cfg.Store, "store", "mem", "storage: mem, bolt or redis")
+	flag.StringVar(&cfg.Store, "store", "bolt", "storage: bolt (one file, durable), mem (gone at exit) or redis")
 	flag.StringVar(&cfg.DB, "db", "eventcal.db", "database file of -store bolt")
 	flag.StringVar(&cfg.RedisURL, "redis", "redis://127.0.0.1:6379/0", "server URL of -store redis")
 	flag.StringVar(&cfg.RedisPrefix, "redis-prefix", "eventcal", "key prefix of -store redis (one calendar per prefix)")

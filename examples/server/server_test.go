@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/eventcal/eventcal/calendar"
 )
 
 // start runs the server's wiring on a real TCP listener on 127.0.0.1:0.
@@ -213,5 +215,31 @@ func TestBoltStoreKeepsData(t *testing.T) {
 	base, _ := start(t, cfg)
 	if res, body := getJSON(t, mustReq(t, "GET", base+"/wp-json/calendar/events/v1/venues/by-slug/durable-hall", "")); res.StatusCode != 200 || body["venue"] != "Durable Hall" {
 		t.Errorf("after restart: %d %v", res.StatusCode, body)
+	}
+}
+
+// TestDemoLoadsOnce: -demo on a durable store that already holds events does
+// not add a second copy of the sample data.
+func TestDemoLoadsOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	cfg := config{Store: "bolt", DB: db, Demo: true, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	count := func() int {
+		srv, err := newServer(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		p, err := srv.Calendar.ListEvents(context.Background(), calendar.EventQuery{StartDate: "1970-01-01", PerPage: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Total
+	}
+	first := count()
+	if first < 30 {
+		t.Fatalf("demo loaded %d events, want at least 30", first)
+	}
+	if again := count(); again != first {
+		t.Fatalf("second -demo run: %d events, want %d", again, first)
 	}
 }

@@ -85,6 +85,18 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 	}
 	srv.Calendar = calendar.New(repo, opts...)
 	if cfg.Demo {
+		// A durable store keeps the demo data of an earlier run: load it once.
+		have, err := repo.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, CountOnly: true})
+		if err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("demo data: %w", err)
+		}
+		if have.Total > 0 {
+			cfg.Log.Info("store already holds events; -demo data not loaded again", "events", have.Total)
+			cfg.Demo = false
+		}
+	}
+	if cfg.Demo {
 		if err := loadDemo(ctx, srv.Calendar, adminOf(users), zone, cfg.now()); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("demo data: %w", err)
