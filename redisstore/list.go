@@ -17,6 +17,7 @@ import (
 type group struct {
 	keys     []string
 	min, max string
+	disjoint bool // no member is in two of the sets
 }
 
 // ListPosts answers a list in at most three round trips: candidatesScript
@@ -149,11 +150,31 @@ func (s *Store) candidates(ctx context.Context, gs []group) ([]string, error) {
 	args := []any{len(gs)}
 	for _, g := range gs {
 		keys = append(keys, g.keys...)
-		args = append(args, len(g.keys), g.min, g.max)
+		disjoint := "0"
+		if g.disjoint {
+			disjoint = "1"
+		}
+		args = append(args, len(g.keys), g.min, g.max, disjoint)
 	}
-	ids, err := candidatesScript.Run(ctx, s.c, keys, args...).StringSlice()
+	reply, err := candidatesScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
 		return nil, fail(ctx, "list posts", err)
+	}
+	n := 0
+	for _, r := range reply {
+		arr, _ := r.([]any)
+		n += len(arr)
+	}
+	ids := make([]string, 0, n)
+	for _, r := range reply {
+		arr, _ := r.([]any)
+		for _, v := range arr {
+			id, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+			}
+			ids = append(ids, id)
+		}
 	}
 	return ids, nil
 }
@@ -187,7 +208,9 @@ func (s *Store) groups(q *calendar.PostQuery) []group {
 				add(calendar.StatusFuture) // a future post whose date passed reads as published
 			}
 		}
-		gs = append(gs, ranged(keys...))
+		g := ranged(keys...)
+		g.disjoint = true // a post has one stored status
+		gs = append(gs, g)
 	}
 	if q.Featured != nil && *q.Featured {
 		gs = append(gs, ranged(s.k.evFeatured()))

@@ -134,29 +134,36 @@ return {'ok', id, slug or ''}
 
 // candidatesScript answers the first round trip of a list: it counts each
 // candidate group (a union of sorted sets ranged by score) and returns the
-// members of the smallest one, each once, so the list reads no more than the
-// narrowest index allows.
+// members of the smallest one, so the list reads no more than the narrowest
+// index allows. The reply is a list of member arrays: one per set of a
+// disjoint group (status sets: an event has one status), or one deduplicated
+// array for other unions (an event may have several categories).
 //
 //	KEYS  the sorted sets of every group, group after group
-//	ARGV  nGroups {nKeys min max}...
+//	ARGV  nGroups {nKeys min max disjoint}...
 var candidatesScript = redis.NewScript(`
 local ng = tonumber(ARGV[1])
 local a, k = 2, 1
-local best, bestCount, bestFirst, bestN, bestMin, bestMax
+local best, bestCount, bestFirst, bestN, bestMin, bestMax, bestDisjoint
 for g = 1, ng do
   local n, min, max = tonumber(ARGV[a]), ARGV[a + 1], ARGV[a + 2]
   local c = 0
   for i = k, k + n - 1 do c = c + redis.call('ZCOUNT', KEYS[i], min, max) end
   if not best or c < bestCount then
-    best, bestCount, bestFirst, bestN, bestMin, bestMax = g, c, k, n, min, max
+    best, bestCount, bestFirst, bestN, bestMin, bestMax, bestDisjoint = g, c, k, n, min, max, ARGV[a + 3] == '1'
   end
   if c == 0 then break end
-  a, k = a + 3, k + n
+  a, k = a + 4, k + n
 end
-local out, m = {}, 0
-if bestCount == 0 then return out end
-if bestN == 1 then return redis.call('ZRANGEBYSCORE', KEYS[bestFirst], bestMin, bestMax) end
-local seen = {} -- an event in several of the group's sets is named once
+if bestCount == 0 then return {} end
+if bestN == 1 or bestDisjoint then
+  local out = {}
+  for i = bestFirst, bestFirst + bestN - 1 do
+    out[i - bestFirst + 1] = redis.call('ZRANGEBYSCORE', KEYS[i], bestMin, bestMax)
+  end
+  return out
+end
+local out, m, seen = {}, 0, {}
 for i = bestFirst, bestFirst + bestN - 1 do
   for _, v in ipairs(redis.call('ZRANGEBYSCORE', KEYS[i], bestMin, bestMax)) do
     if not seen[v] then
@@ -166,7 +173,7 @@ for i = bestFirst, bestFirst + bestN - 1 do
     end
   end
 end
-return out
+return {out}
 `)
 
 // bySlugScript resolves a slug and reads the record in one round trip.
