@@ -61,6 +61,13 @@
 // Candidate sets larger than the fetch batch (WithFetchBatch) take one more
 // round trip per batch.
 //
+// # Contexts
+//
+// Every method returns ctx.Err() once ctx is done. go-redis applies a
+// context's deadline to the socket only when the client has
+// ContextTimeoutEnabled set; set it, so that a deadline also interrupts a
+// round trip that is already waiting on Redis.
+//
 // # Failures
 //
 // A Redis that cannot be reached, or that answers LOADING, CLUSTERDOWN,

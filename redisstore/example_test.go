@@ -20,7 +20,8 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	client := redis.NewClient(opt) // or redis.NewClusterClient / redis.NewUniversalClient
+	opt.ContextTimeoutEnabled = true // let context deadlines interrupt round trips
+	client := redis.NewClient(opt)   // or redis.NewClusterClient / redis.NewUniversalClient
 	defer client.Close()
 
 	store, err := redisstore.New(client, redisstore.WithPrefix("mycalendar"))

@@ -22,6 +22,7 @@ import (
 // acknowledged write.
 type redisProcess struct {
 	path, dir, addr string
+	extra           []string // more redis-server arguments
 	cmd             *exec.Cmd
 }
 
@@ -31,6 +32,7 @@ func startRedis(t *testing.T, r *redisProcess) {
 	r.cmd = exec.Command(r.path, "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
 		"--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
 		"--logfile", filepath.Join(r.dir, "redis.log"))
+	r.cmd.Args = append(r.cmd.Args, r.extra...)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -179,3 +181,43 @@ func (l testLogger) Printf(_ context.Context, format string, v ...any) { l.t.Log
 type stdLogger struct{}
 
 func (stdLogger) Printf(_ context.Context, format string, v ...any) { log.Printf(format, v...) }
+
+// A deadline interrupts a round trip Redis is slow to answer: the call
+// returns the context's error in time, and the store works afterwards.
+func TestDeadlineWhileRedisIsBusy(t *testing.T) {
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not on PATH")
+	}
+	r := &redisProcess{path: path, dir: t.TempDir(), addr: "127.0.0.1:" + freePort(t), extra: []string{"--enable-debug-command", "yes"}}
+	startRedis(t, r)
+	t.Cleanup(r.kill)
+	c := redis.NewClient(&redis.Options{Addr: r.addr, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { c.Close() })
+	s, err := New(c, WithPrefix("deadline"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustCreate(t, s, event("e", t0))
+
+	busy := make(chan error, 1)
+	go func() { busy <- c.Do(context.Background(), "DEBUG", "SLEEP", "1").Err() }()
+	time.Sleep(100 * time.Millisecond) // let the sleep start
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("list while Redis sleeps: %v, want context.DeadlineExceeded", err)
+	}
+	select {
+	case <-busy:
+		t.Fatal("the list returned only after Redis woke up: the deadline did not interrupt the round trip")
+	default:
+	}
+	if err := <-busy; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetPost(context.Background(), p.ID); err != nil {
+		t.Fatalf("after the deadline: %v", err)
+	}
+}

@@ -47,6 +47,7 @@ func singleClient(tb testing.TB) redis.UniversalClient {
 	if err != nil {
 		tb.Fatalf("REDIS_URL: %v", err)
 	}
+	opt.ContextTimeoutEnabled = true
 	c := redis.NewClient(opt)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -62,7 +63,7 @@ func singleClient(tb testing.TB) redis.UniversalClient {
 // serves every slot; the client is closed at cleanup.
 func clusterClient(tb testing.TB) redis.UniversalClient {
 	tb.Helper()
-	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: clusterAddrs()})
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: clusterAddrs(), ContextTimeoutEnabled: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	info, err := c.ClusterInfo(ctx).Result()
