@@ -116,6 +116,7 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 			"window":   {Start: narrow},
 			"category": {CategoryIDs: []int64{cat.ID}, Start: narrow},
 			"ids":      {IDs: []int64{last.ID, venue.ID}},
+			"search":   {Search: []string{"e1"}, Start: narrow},
 		} {
 			q.Kind, q.Limit = calendar.KindEvent, limit
 			check(fmt.Sprintf("ListPosts %s limit %d", name, limit), 3, func() error { _, err := s.ListPosts(ctx, &q); return err })
