@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/eventcal/eventcal/calendar"
 )
@@ -241,5 +244,52 @@ func TestDemoLoadsOnce(t *testing.T) {
 	}
 	if again := count(); again != first {
 		t.Fatalf("second -demo run: %d events, want %d", again, first)
+	}
+}
+
+// TestTwoInstancesShareRedis: two servers on one Redis prefix are one calendar.
+func TestTwoInstancesShareRedis(t *testing.T) {
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	prefix := fmt.Sprintf("servertest-%d", time.Now().UnixNano())
+	users := filepath.Join(t.TempDir(), "users")
+	os.WriteFile(users, []byte("boss:pw:administrator\n"), 0o600)
+	cfg := config{Store: "redis", RedisURL: url, RedisPrefix: prefix, UsersFile: users}
+	probe, err := newServer(context.Background(), cfg)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis at %s: %v", url, err)
+		}
+		t.Skipf("no Redis at %s (%v); start one with: redis-server --port 6379 --save '' --daemonize yes", url, err)
+	}
+	probe.Close()
+	t.Cleanup(func() { cleanRedisPrefix(t, url, prefix) })
+	a, _ := start(t, cfg)
+	b, _ := start(t, cfg)
+	req := mustReq(t, "POST", a+"/wp-json/calendar/events/v1/events", `{"title":"Shared","start_date":"2030-01-01 10:00","end_date":"2030-01-01 11:00"}`)
+	req.SetBasicAuth("boss", "pw")
+	if res, _ := getJSON(t, req); res.StatusCode != 201 {
+		t.Fatalf("create on a: %d", res.StatusCode)
+	}
+	res, body := getJSON(t, mustReq(t, "GET", b+"/wp-json/calendar/events/v1/events/by-slug/shared", ""))
+	if res.StatusCode != 200 || body["title"] != "Shared" {
+		t.Fatalf("read on b: %d %v", res.StatusCode, body)
+	}
+}
+
+// cleanRedisPrefix deletes the keys of one test calendar.
+func cleanRedisPrefix(t *testing.T, url, prefix string) {
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opt)
+	defer c.Close()
+	ctx := context.Background()
+	iter := c.Scan(ctx, 0, "{"+prefix+"}*", 500).Iterator()
+	for iter.Next(ctx) {
+		c.Del(ctx, iter.Val())
 	}
 }

@@ -145,6 +145,8 @@ func openStore(ctx context.Context, cfg config, srv *server) (calendar.Repositor
 		if err != nil {
 			return nil, fmt.Errorf("-redis: %w", err)
 		}
+		// Let request deadlines and cancellations interrupt Redis round trips.
+		opt.ContextTimeoutEnabled = true
 		client := redis.NewClient(opt)
 		if err := client.Ping(ctx).Err(); err != nil {
 			client.Close()
