@@ -138,6 +138,22 @@ func (r *inputReader) coord(name string, dst *calendar.Opt[*float64]) {
 	*dst = calendar.Some(&f)
 }
 
+// flag is the value of an optional boolean argument (false when absent),
+// for options such as force that are not write fields.
+func (r *inputReader) flag(name string) bool {
+	var o calendar.Opt[bool]
+	r.bool(name, &o)
+	return o.Value
+}
+
+// text is the value of an optional string argument ("" when absent), for
+// options such as the event password.
+func (r *inputReader) text(name string) string {
+	var o calendar.Opt[string]
+	r.str(name, &o)
+	return o.Value
+}
+
 // image takes a URL or an image id (string or number); false/null clear it.
 func (r *inputReader) image(name string, dst *calendar.Opt[string]) {
 	if raw, ok := r.args[name]; ok {
@@ -159,26 +175,27 @@ func listItems(raw any) []any {
 		var out []any
 		for _, it := range x {
 			if s, ok := it.(string); ok {
-				for _, p := range strings.Split(s, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						out = append(out, p)
-					}
-				}
+				out = appendCommaItems(out, s)
 				continue
 			}
 			out = append(out, it)
 		}
 		return out
 	case string:
-		var out []any
-		for _, p := range strings.Split(x, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-		return out
+		return appendCommaItems(nil, x)
 	}
 	return []any{raw}
+}
+
+// appendCommaItems appends the non-blank comma-separated parts of s, so a
+// string item and a whole string argument split the same way.
+func appendCommaItems(out []any, s string) []any {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // cost takes a string or an array of strings (numbers accepted as text).
@@ -220,13 +237,14 @@ func (r *inputReader) terms(name string, dst *calendar.Opt[[]calendar.TermRef]) 
 	if !ok {
 		return
 	}
+	bad := func() { r.v.Add(name, name+" must hold term ids, slugs or names.") }
 	refs := []calendar.TermRef{}
 	for _, it := range listItems(raw) {
 		switch x := it.(type) {
 		case json.Number:
 			n, err := strconv.ParseInt(x.String(), 10, 64)
 			if err != nil || n <= 0 {
-				r.v.Add(name, name+" must hold term ids, slugs or names.")
+				bad()
 				return
 			}
 			refs = append(refs, calendar.TermRef{ID: n})
@@ -246,12 +264,12 @@ func (r *inputReader) terms(name string, dst *calendar.Opt[[]calendar.TermRef]) 
 				sub.str("slug", &nm)
 			}
 			if id.Value == 0 && strings.TrimSpace(nm.Value) == "" {
-				r.v.Add(name, name+" must hold term ids, slugs or names.")
+				bad()
 				return
 			}
 			refs = append(refs, calendar.TermRef{ID: id.Value, Name: nm.Value})
 		default:
-			r.v.Add(name, name+" must hold term ids, slugs or names.")
+			bad()
 			return
 		}
 	}
@@ -277,7 +295,10 @@ func (r *inputReader) linkItem(name string, it any) (id int64, fields map[string
 	return 0, nil, false
 }
 
-func (r *inputReader) venues(name string, dst *calendar.Opt[[]calendar.VenueRef]) {
+// readLinks reads a list of venue or organizer links (a lone object counts
+// as a list of one): byID makes the ref of an existing record, nested the ref
+// of one to create from its fields. what names the kind in the message.
+func readLinks[R any](r *inputReader, name, what string, dst *calendar.Opt[[]R], byID func(int64) R, nested func(map[string]any) R) {
 	raw, ok := r.args[name]
 	if !ok {
 		return
@@ -285,46 +306,40 @@ func (r *inputReader) venues(name string, dst *calendar.Opt[[]calendar.VenueRef]
 	if m, isObj := raw.(map[string]any); isObj {
 		raw = []any{m}
 	}
-	refs := []calendar.VenueRef{}
+	refs := []R{}
 	for _, it := range listItems(raw) {
 		id, fields, ok := r.linkItem(name, it)
 		if !ok {
-			r.v.Add(name, name+" must hold venue ids or venue objects.")
+			r.v.Add(name, name+" must hold "+what+" ids or "+what+" objects.")
 			return
 		}
 		if fields != nil {
-			in := decodeVenue(fields, r.v, name+".", false)
-			refs = append(refs, calendar.VenueRef{New: &in})
+			refs = append(refs, nested(fields))
 			continue
 		}
-		refs = append(refs, calendar.VenueRef{ID: id})
+		refs = append(refs, byID(id))
 	}
 	*dst = calendar.Some(refs)
 }
 
+// venues reads the venue links of an event: ids or venue objects to create.
+func (r *inputReader) venues(name string, dst *calendar.Opt[[]calendar.VenueRef]) {
+	readLinks(r, name, "venue", dst,
+		func(id int64) calendar.VenueRef { return calendar.VenueRef{ID: id} },
+		func(fields map[string]any) calendar.VenueRef {
+			in := decodeVenue(fields, r.v, name+".", false)
+			return calendar.VenueRef{New: &in}
+		})
+}
+
+// organizers reads the organizer links of an event, like venues.
 func (r *inputReader) organizers(name string, dst *calendar.Opt[[]calendar.OrganizerRef]) {
-	raw, ok := r.args[name]
-	if !ok {
-		return
-	}
-	if m, isObj := raw.(map[string]any); isObj {
-		raw = []any{m}
-	}
-	refs := []calendar.OrganizerRef{}
-	for _, it := range listItems(raw) {
-		id, fields, ok := r.linkItem(name, it)
-		if !ok {
-			r.v.Add(name, name+" must hold organizer ids or organizer objects.")
-			return
-		}
-		if fields != nil {
+	readLinks(r, name, "organizer", dst,
+		func(id int64) calendar.OrganizerRef { return calendar.OrganizerRef{ID: id} },
+		func(fields map[string]any) calendar.OrganizerRef {
 			in := decodeOrganizer(fields, r.v, name+".", false)
-			refs = append(refs, calendar.OrganizerRef{New: &in})
-			continue
-		}
-		refs = append(refs, calendar.OrganizerRef{ID: id})
-	}
-	*dst = calendar.Some(refs)
+			return calendar.OrganizerRef{New: &in}
+		})
 }
 
 // decodeEvent reads the event write fields. On by-slug routes the slug names
@@ -333,22 +348,15 @@ func (r *inputReader) organizers(name string, dst *calendar.Opt[[]calendar.Organ
 func decodeEvent(args map[string]any, v *calendar.Validation, bySlug bool) calendar.EventInput {
 	var in calendar.EventInput
 	r := inputReader{args: args, v: v}
-	r.str("title", &in.Title)
-	r.str("description", &in.Description)
-	r.str("excerpt", &in.Excerpt)
+	r.post("title", bySlug, postInput{&in.Title, &in.Description, &in.Excerpt, &in.Slug,
+		&in.Status, &in.Author, &in.Date, &in.DateUTC, &in.Image})
 	if !bySlug {
-		r.str("slug", &in.Slug)
 		r.str("password", &in.Password)
 	}
-	r.str("status", &in.Status)
-	r.int("author", &in.Author)
-	r.str("date", &in.Date)
-	r.str("date_utc", &in.DateUTC)
 	r.str("start_date", &in.StartDate)
 	r.str("end_date", &in.EndDate)
 	r.str("timezone", &in.TimeZone)
 	r.bool("all_day", &in.AllDay)
-	r.image("image", &in.Image)
 	r.cost("cost", &in.Cost)
 	r.str("website", &in.Website)
 	r.bool("show_map", &in.ShowMap)
@@ -368,17 +376,8 @@ func decodeEvent(args map[string]any, v *calendar.Validation, bySlug bool) calen
 func decodeVenue(args map[string]any, v *calendar.Validation, prefix string, bySlug bool) calendar.VenueInput {
 	var in calendar.VenueInput
 	r := inputReader{args: args, v: v, prefix: prefix}
-	r.str("venue", &in.Name)
-	r.str("description", &in.Description)
-	r.str("excerpt", &in.Excerpt)
-	if !bySlug {
-		r.str("slug", &in.Slug)
-	}
-	r.str("status", &in.Status)
-	r.int("author", &in.Author)
-	r.str("date", &in.Date)
-	r.str("date_utc", &in.DateUTC)
-	r.image("image", &in.Image)
+	r.post("venue", bySlug, postInput{&in.Name, &in.Description, &in.Excerpt, &in.Slug,
+		&in.Status, &in.Author, &in.Date, &in.DateUTC, &in.Image})
 	r.str("address", &in.Address)
 	r.str("city", &in.City)
 	r.str("country", &in.Country)
@@ -399,17 +398,8 @@ func decodeVenue(args map[string]any, v *calendar.Validation, prefix string, byS
 func decodeOrganizer(args map[string]any, v *calendar.Validation, prefix string, bySlug bool) calendar.OrganizerInput {
 	var in calendar.OrganizerInput
 	r := inputReader{args: args, v: v, prefix: prefix}
-	r.str("organizer", &in.Name)
-	r.str("description", &in.Description)
-	r.str("excerpt", &in.Excerpt)
-	if !bySlug {
-		r.str("slug", &in.Slug)
-	}
-	r.str("status", &in.Status)
-	r.int("author", &in.Author)
-	r.str("date", &in.Date)
-	r.str("date_utc", &in.DateUTC)
-	r.image("image", &in.Image)
+	r.post("organizer", bySlug, postInput{&in.Name, &in.Description, &in.Excerpt, &in.Slug,
+		&in.Status, &in.Author, &in.Date, &in.DateUTC, &in.Image})
 	r.str("phone", &in.Phone)
 	r.str("website", &in.Website)
 	r.str("email", &in.Email)

@@ -221,6 +221,19 @@ func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[s
 	return out
 }
 
+// decodeInto is decode for a list handler: bad arguments are added to v, so
+// they are reported together with those the handler checks itself.
+func (q *queryDecoder) decodeInto(dst any, args map[string]any, v *calendar.Validation) error {
+	err := q.decode(dst, args)
+	if ce, ok := err.(*calendar.Error); ok {
+		for n, m := range ce.Params {
+			v.Add(n, m)
+		}
+		return nil
+	}
+	return err
+}
+
 // decode fills dst (a pointer to a query struct) from args. Every bad
 // argument is reported at once as a rest_invalid_param error.
 func (q *queryDecoder) decode(dst any, args map[string]any) error {

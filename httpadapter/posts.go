@@ -3,7 +3,6 @@ package httpadapter
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/gorilla/schema"
@@ -31,18 +30,27 @@ type postKind[V, I, Q any] struct {
 	version func(v *V) (id, version int64)
 }
 
+// listVia adapts a Calendar list method to postKind.list; page picks the
+// records and the paging numbers out of the kind's page type.
+func listVia[Q, P, V any](list func(calendar.Calendar, context.Context, Q) (*P, error), page func(*P) ([]V, pageInfo)) func(calendar.Calendar, context.Context, Q) ([]V, pageInfo, error) {
+	return func(c calendar.Calendar, ctx context.Context, q Q) ([]V, pageInfo, error) {
+		p, err := list(c, ctx, q)
+		if err != nil {
+			return nil, pageInfo{}, err
+		}
+		items, pg := page(p)
+		return items, pg, nil
+	}
+}
+
 func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
 	return &postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]{
 		name: "event", plural: "events", letter: 'e', pwd: true,
 		qdec:  newQueryDecoder(d, calendar.EventQuery{}),
 		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
-		list: func(c calendar.Calendar, ctx context.Context, q calendar.EventQuery) ([]calendar.Event, pageInfo, error) {
-			p, err := c.ListEvents(ctx, q)
-			if err != nil {
-				return nil, pageInfo{}, err
-			}
-			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
-		},
+		list: listVia(calendar.Calendar.ListEvents, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
+			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
+		}),
 		get:     calendar.Calendar.GetEvent,
 		create:  calendar.Calendar.CreateEvent,
 		update:  calendar.Calendar.UpdateEvent,
@@ -58,13 +66,9 @@ func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput,
 		name: "venue", plural: "venues", letter: 'v',
 		qdec:  newQueryDecoder(d, calendar.VenueQuery{}),
 		qlang: func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
-		list: func(c calendar.Calendar, ctx context.Context, q calendar.VenueQuery) ([]calendar.Venue, pageInfo, error) {
-			p, err := c.ListVenues(ctx, q)
-			if err != nil {
-				return nil, pageInfo{}, err
-			}
-			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
-		},
+		list: listVia(calendar.Calendar.ListVenues, func(p *calendar.VenuePage) ([]calendar.Venue, pageInfo) {
+			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
+		}),
 		get:    calendar.Calendar.GetVenue,
 		create: calendar.Calendar.CreateVenue,
 		update: calendar.Calendar.UpdateVenue,
@@ -82,13 +86,9 @@ func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.Org
 		name: "organizer", plural: "organizers", letter: 'o',
 		qdec:  newQueryDecoder(d, calendar.OrganizerQuery{}),
 		qlang: func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
-		list: func(c calendar.Calendar, ctx context.Context, q calendar.OrganizerQuery) ([]calendar.Organizer, pageInfo, error) {
-			p, err := c.ListOrganizers(ctx, q)
-			if err != nil {
-				return nil, pageInfo{}, err
-			}
-			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}, nil
-		},
+		list: listVia(calendar.Calendar.ListOrganizers, func(p *calendar.OrganizerPage) ([]calendar.Organizer, pageInfo) {
+			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
+		}),
 		get:    calendar.Calendar.GetOrganizer,
 		create: calendar.Calendar.CreateOrganizer,
 		update: calendar.Calendar.UpdateOrganizer,
@@ -101,29 +101,13 @@ func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.Org
 	}
 }
 
-// ref returns the record named by the path: {id} or {slug}.
-func pathRef(s *reqState) (calendar.Ref, bool) {
-	if raw, ok := s.args["id"].(string); ok {
-		id, ok := parseDigits(raw)
-		return calendar.ByID(id), ok && id > 0
-	}
-	slug, _ := s.args["slug"].(string)
-	return calendar.BySlug(slug), slug != ""
-}
-
 func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
 		var q Q
-		if err := k.qdec.decode(&q, s.args); err != nil {
-			if ce, ok := err.(*calendar.Error); ok {
-				for n, m := range ce.Params {
-					v.Add(n, m)
-				}
-			} else {
-				return err
-			}
+		if err := k.qdec.decodeInto(&q, s.args, &v); err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -156,14 +140,8 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 // writeRecord sends a single record with its ETag.
 func (k *postKind[V, I, Q]) writeRecord(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, status int) {
 	id, ver := k.version(rec)
-	tag := etag(k.letter, id, ver)
-	w.Header().Set("ETag", tag)
-	if status == http.StatusOK && (r.Method == http.MethodGet || r.Method == http.MethodHead) && notModified(r, tag) {
-		w.WriteHeader(http.StatusNotModified)
+	if !recordHead(w, r, s, k.letter, k.plural, id, ver, status) {
 		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", s.links.rest+"/"+k.plural+"/"+strconv.FormatInt(id, 10))
 	}
 	e := getEnc()
 	defer putEnc(e)
@@ -175,14 +153,12 @@ func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.ReadOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
 		if k.pwd && ref.ID != 0 {
-			var pw calendar.Opt[string]
-			(&inputReader{args: s.args, v: &v}).str("password", &pw)
-			opt.Password = pw.Value
+			opt.Password = (&inputReader{args: s.args, v: &v}).text("password")
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -234,9 +210,9 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
 		in := k.decode(s.args, &v, ref.ID == 0)
 		if err := v.Err(); err != nil {
@@ -260,18 +236,14 @@ func (k *postKind[V, I, Q]) deleteH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.DeleteOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
 		ir := inputReader{args: s.args, v: &v}
-		var force calendar.Opt[bool]
-		ir.bool("force", &force)
-		opt.Force = force.Value
+		opt.Force = ir.flag("force")
 		if k.pwd && ref.ID != 0 {
-			var pw calendar.Opt[string]
-			ir.str("password", &pw)
-			opt.Password = pw.Value
+			opt.Password = ir.text("password")
 		}
 		if err := v.Err(); err != nil {
 			return err

@@ -3,7 +3,6 @@ package httpadapter
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/eventcal/eventcal/calendar"
 )
@@ -25,15 +24,10 @@ func errNotHierarchical() error {
 		Message: "Cannot set parent term, taxonomy is not hierarchical."}
 }
 
+// writeRecord sends a single term with its ETag.
 func (k *termKind) writeRecord(w http.ResponseWriter, r *http.Request, s *reqState, t *calendar.Term, status int) {
-	tag := etag(k.letter, t.ID, t.Version)
-	w.Header().Set("ETag", tag)
-	if status == http.StatusOK && (r.Method == http.MethodGet || r.Method == http.MethodHead) && notModified(r, tag) {
-		w.WriteHeader(http.StatusNotModified)
+	if !recordHead(w, r, s, k.letter, k.plural, t.ID, t.Version, status) {
 		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", s.links.rest+"/"+k.plural+"/"+strconv.FormatInt(t.ID, 10))
 	}
 	e := getEnc()
 	defer putEnc(e)
@@ -46,14 +40,8 @@ func (k *termKind) listH(h *Handler) serveFunc {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
 		var q calendar.TermQuery
-		if err := h.terms.decode(&q, s.args); err != nil {
-			if ce, ok := err.(*calendar.Error); ok {
-				for n, m := range ce.Params {
-					v.Add(n, m)
-				}
-			} else {
-				return err
-			}
+		if err := h.terms.decodeInto(&q, s.args, &v); err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -85,9 +73,9 @@ func (k *termKind) getH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.ReadOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -132,9 +120,9 @@ func (k *termKind) updateH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
 		in, err := k.input(s, &v)
 		if err != nil {
@@ -159,17 +147,14 @@ func (k *termKind) deleteH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.DeleteOptions{Lang: s.requestLang(&v)}
-		ref, ok := pathRef(s)
-		if !ok {
-			return errNoRoute(s.method, s.path)
+		ref, err := routeRef(s)
+		if err != nil {
+			return err
 		}
-		var force calendar.Opt[bool]
-		(&inputReader{args: s.args, v: &v}).bool("force", &force)
-		opt.Force = force.Value
+		opt.Force = (&inputReader{args: s.args, v: &v}).flag("force")
 		if err := v.Err(); err != nil {
 			return err
 		}
-		var err error
 		if opt.IfVersion, _, err = ifMatch(r, k.letter, ref.ID); err != nil {
 			return err
 		}
