@@ -296,9 +296,11 @@ func (r *inputReader) linkItem(name string, it any) (id int64, fields map[string
 }
 
 // readLinks reads a list of venue or organizer links (a lone object counts
-// as a list of one): byID makes the ref of an existing record, nested the ref
-// of one to create from its fields. what names the kind in the message.
-func readLinks[R any](r *inputReader, name, what string, dst *calendar.Opt[[]R], byID func(int64) R, nested func(map[string]any) R) {
+// as a list of one). Objects of fields are read with decode into an input to
+// create; ref makes the link from an id, or from that input (id 0). what
+// names the kind in the message.
+func readLinks[R, I any](r *inputReader, name, what string, dst *calendar.Opt[[]R],
+	decode func(map[string]any, *calendar.Validation, string, bool) I, ref func(id int64, in *I) R) {
 	raw, ok := r.args[name]
 	if !ok {
 		return
@@ -314,32 +316,27 @@ func readLinks[R any](r *inputReader, name, what string, dst *calendar.Opt[[]R],
 			return
 		}
 		if fields != nil {
-			refs = append(refs, nested(fields))
+			in := decode(fields, r.v, name+".", false)
+			refs = append(refs, ref(0, &in))
 			continue
 		}
-		refs = append(refs, byID(id))
+		refs = append(refs, ref(id, nil))
 	}
 	*dst = calendar.Some(refs)
 }
 
 // venues reads the venue links of an event: ids or venue objects to create.
 func (r *inputReader) venues(name string, dst *calendar.Opt[[]calendar.VenueRef]) {
-	readLinks(r, name, "venue", dst,
-		func(id int64) calendar.VenueRef { return calendar.VenueRef{ID: id} },
-		func(fields map[string]any) calendar.VenueRef {
-			in := decodeVenue(fields, r.v, name+".", false)
-			return calendar.VenueRef{New: &in}
-		})
+	readLinks(r, name, "venue", dst, decodeVenue, func(id int64, in *calendar.VenueInput) calendar.VenueRef {
+		return calendar.VenueRef{ID: id, New: in}
+	})
 }
 
 // organizers reads the organizer links of an event, like venues.
 func (r *inputReader) organizers(name string, dst *calendar.Opt[[]calendar.OrganizerRef]) {
-	readLinks(r, name, "organizer", dst,
-		func(id int64) calendar.OrganizerRef { return calendar.OrganizerRef{ID: id} },
-		func(fields map[string]any) calendar.OrganizerRef {
-			in := decodeOrganizer(fields, r.v, name+".", false)
-			return calendar.OrganizerRef{New: &in}
-		})
+	readLinks(r, name, "organizer", dst, decodeOrganizer, func(id int64, in *calendar.OrganizerInput) calendar.OrganizerRef {
+		return calendar.OrganizerRef{ID: id, New: in}
+	})
 }
 
 // decodeEvent reads the event write fields. On by-slug routes the slug names
@@ -404,6 +401,14 @@ func decodeOrganizer(args map[string]any, v *calendar.Validation, prefix string,
 	r.str("website", &in.Website)
 	r.str("email", &in.Email)
 	return in
+}
+
+// topLevel binds the field-name prefix of a venue or organizer decoder to
+// "", for the records' own routes (nested records are read with "venue." etc.).
+func topLevel[I any](decode func(map[string]any, *calendar.Validation, string, bool) I) func(map[string]any, *calendar.Validation, bool) I {
+	return func(args map[string]any, v *calendar.Validation, bySlug bool) I {
+		return decode(args, v, "", bySlug)
+	}
 }
 
 // decodeTerm reads the category/tag write fields.

@@ -63,20 +63,8 @@ func (l *links) eventLD(e *enc, ev *calendar.Event, c *costInfo) {
 }
 
 func (l *links) venueLD(e *enc, v *calendar.Venue, top bool) {
-	e.open('{')
-	if top {
-		e.key("@context")
-		e.str("http://schema.org")
-	}
-	e.key("@type")
-	e.str("Place")
-	e.key("name")
-	e.str(v.Name)
-	optStr(e, "description", v.Description)
-	if v.Slug != "" {
-		e.key("url")
-		l.pageURL(e, "/venue/", v.Slug)
-	}
+	p := venueView(v)
+	l.ldHead(e, "Place", top, &p)
 	if v.Address != "" || v.City != "" || v.Zip != "" || v.Country != "" || v.DisplayStateProvince() != "" {
 		e.key("address")
 		e.open('{')
@@ -106,20 +94,8 @@ func (l *links) venueLD(e *enc, v *calendar.Venue, top bool) {
 }
 
 func (l *links) organizerLD(e *enc, o *calendar.Organizer, top bool) {
-	e.open('{')
-	if top {
-		e.key("@context")
-		e.str("http://schema.org")
-	}
-	e.key("@type")
-	e.str("Person")
-	e.key("name")
-	e.str(o.Name)
-	optStr(e, "description", o.Description)
-	if o.Slug != "" {
-		e.key("url")
-		l.pageURL(e, "/organizer/", o.Slug)
-	}
+	p := organizerView(o)
+	l.ldHead(e, "Person", top, &p)
 	optStr(e, "telephone", o.Phone)
 	optStr(e, "email", o.Email)
 	optStr(e, "sameAs", o.Website)

@@ -69,13 +69,11 @@ func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput,
 		list: listVia(calendar.Calendar.ListVenues, func(p *calendar.VenuePage) ([]calendar.Venue, pageInfo) {
 			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
-		get:    calendar.Calendar.GetVenue,
-		create: calendar.Calendar.CreateVenue,
-		update: calendar.Calendar.UpdateVenue,
-		del:    calendar.Calendar.DeleteVenue,
-		decode: func(a map[string]any, v *calendar.Validation, bySlug bool) calendar.VenueInput {
-			return decodeVenue(a, v, "", bySlug)
-		},
+		get:     calendar.Calendar.GetVenue,
+		create:  calendar.Calendar.CreateVenue,
+		update:  calendar.Calendar.UpdateVenue,
+		del:     calendar.Calendar.DeleteVenue,
+		decode:  topLevel(decodeVenue),
 		render:  (*links).venue,
 		version: func(v *calendar.Venue) (int64, int64) { return v.ID, v.Version },
 	}
@@ -89,13 +87,11 @@ func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.Org
 		list: listVia(calendar.Calendar.ListOrganizers, func(p *calendar.OrganizerPage) ([]calendar.Organizer, pageInfo) {
 			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
-		get:    calendar.Calendar.GetOrganizer,
-		create: calendar.Calendar.CreateOrganizer,
-		update: calendar.Calendar.UpdateOrganizer,
-		del:    calendar.Calendar.DeleteOrganizer,
-		decode: func(a map[string]any, v *calendar.Validation, bySlug bool) calendar.OrganizerInput {
-			return decodeOrganizer(a, v, "", bySlug)
-		},
+		get:     calendar.Calendar.GetOrganizer,
+		create:  calendar.Calendar.CreateOrganizer,
+		update:  calendar.Calendar.UpdateOrganizer,
+		del:     calendar.Calendar.DeleteOrganizer,
+		decode:  topLevel(decodeOrganizer),
 		render:  (*links).organizer,
 		version: func(v *calendar.Organizer) (int64, int64) { return v.ID, v.Version },
 	}

@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -209,4 +210,15 @@ func image(e *enc, img *calendar.Image) {
 		e.close('}')
 	}
 	e.close('}')
+}
+
+// sortedKeys returns the keys of m in order, so image sizes are written
+// the same way every time.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
