@@ -147,6 +147,13 @@ func (v *Validation) AddDetail(name, code, msg string) {
 	v.details[name] = ParamDetail{Code: code, Message: msg}
 }
 
+// AddAll records every argument of m (name → message) as invalid.
+func (v *Validation) AddAll(m map[string]string) {
+	for name, msg := range m {
+		v.Add(name, msg)
+	}
+}
+
 // Missing records that a required argument was not given.
 func (v *Validation) Missing(name string) { v.missing = append(v.missing, name) }
 

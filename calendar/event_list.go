@@ -24,6 +24,7 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	}
 	now := s.now()
 	var v Validation
+	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	pq := &PostQuery{Kind: KindEvent, Now: now, Lang: lang, Search: searchWords(q.Search),
 		Visible: postVisibility(c, &v, q.Status), ExcludeHidden: true, Featured: q.Featured,

@@ -10,7 +10,7 @@ import (
 func eventCommon(in EventInput) commonInput {
 	return commonInput{nameArg: "title", Name: in.Title, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website}
+		Image: in.Image, Website: in.Website, invalid: in.Invalid}
 }
 
 // applyEvent validates an event write into v and writes the valid fields into rec.

@@ -5,7 +5,7 @@ import "context"
 func organizerCommon(in OrganizerInput) commonInput {
 	return commonInput{nameArg: "organizer", Name: in.Name, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website}
+		Image: in.Image, Website: in.Website, invalid: in.Invalid}
 }
 
 // applyOrganizerFields validates and writes the organizer-only fields.

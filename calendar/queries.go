@@ -31,6 +31,9 @@ type EventQuery struct {
 	PostParent   int64    `schema:"post_parent"`
 	Ticketed     *bool    `schema:"ticketed"`
 	Lang         Lang     `schema:"translation_language"`
+	// Invalid holds arguments the caller could not decode (name → message);
+	// they are reported together with every other bad argument.
+	Invalid map[string]string `schema:"-"`
 }
 
 // VenueQuery holds the arguments of a venue list.
@@ -43,6 +46,8 @@ type VenueQuery struct {
 	OnlyWithUpcoming bool     `schema:"only_with_upcoming"`
 	Status           []string `schema:"status"`
 	Lang             Lang     `schema:"translation_language"`
+	// Invalid holds arguments the caller could not decode (name → message).
+	Invalid map[string]string `schema:"-"`
 }
 
 // OrganizerQuery holds the arguments of an organizer list.
@@ -55,6 +60,8 @@ type OrganizerQuery struct {
 	OnlyWithUpcoming bool     `schema:"only_with_upcoming"`
 	Status           []string `schema:"status"`
 	Lang             Lang     `schema:"translation_language"`
+	// Invalid holds arguments the caller could not decode (name → message).
+	Invalid map[string]string `schema:"-"`
 }
 
 // TermQuery holds the arguments of a category or tag list.
@@ -72,4 +79,6 @@ type TermQuery struct {
 	Event     int64    `schema:"event"` // alias of Post; wins
 	Slug      string   `schema:"slug"`
 	Lang      Lang     `schema:"translation_language"`
+	// Invalid holds arguments the caller could not decode (name → message).
+	Invalid map[string]string `schema:"-"`
 }

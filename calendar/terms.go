@@ -54,7 +54,8 @@ func (s *Service) GetTerm(ctx context.Context, tax Taxonomy, id int64, opt ReadO
 // applyTerm validates a term write into v and writes the valid fields into t.
 // siblings are the other terms of the taxonomy.
 func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lang, all []*TermRecord, creating bool) error {
-	if creating && !in.Name.Set {
+	v.AddAll(in.Invalid)
+	if creating && !in.Name.Set && !v.Has("name") {
 		v.Missing("name")
 	}
 	if in.Name.Set {
@@ -268,6 +269,7 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 		return nil, err
 	}
 	var v Validation
+	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	order := strings.ToLower(strings.TrimSpace(q.Order))
 	if order != "" && order != "asc" && order != "desc" {

@@ -257,3 +257,25 @@ func TestSlugs(t *testing.T) {
 		t.Fatalf("cyrillic slug = %q", ru.Slug)
 	}
 }
+
+// Arguments an adapter could not decode are reported with the others.
+func TestUndecodableArgumentsJoinTheOthers(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.cal.ListEvents(system, calendar.EventQuery{StartDate: "garbage", Invalid: map[string]string{"per_page": "per_page is not of type integer."}})
+	wantParams(t, err, "per_page", "start_date")
+	_, err = f.cal.ListVenues(system, calendar.VenueQuery{Page: -1, Invalid: map[string]string{"has_events": "not a boolean"}})
+	wantParams(t, err, "page", "has_events")
+	_, err = f.cal.ListTerms(system, calendar.TaxonomyTag, calendar.TermQuery{Order: "up", Invalid: map[string]string{"hide_empty": "not a boolean"}})
+	wantParams(t, err, "order", "hide_empty")
+	in := eventIn("x", "2026-04-01", "never")
+	in.Invalid = map[string]string{"featured": "featured is not of type boolean."}
+	_, err = f.cal.CreateEvent(system, in, calendar.WriteOptions{})
+	wantParams(t, err, "featured", "end_date")
+	_, err = f.cal.CreateVenue(system, calendar.VenueInput{Invalid: map[string]string{"venue": "venue is not of type string."}}, calendar.WriteOptions{})
+	wantParams(t, err, "venue")
+	_, err = f.cal.CreateTerm(system, calendar.TaxonomyTag, calendar.TermInput{Invalid: map[string]string{"parent": "not an integer"}}, calendar.WriteOptions{})
+	wantParams(t, err, "parent", "name")
+	// Refused before validation all the same: permissions come first.
+	_, err = f.cal.CreateEvent(as(anonymous), in, calendar.WriteOptions{})
+	wantErr(t, err, calendar.CodeUnauthenticated, "rest_forbidden")
+}

@@ -9,7 +9,7 @@ import (
 func venueCommon(in VenueInput) commonInput {
 	return commonInput{nameArg: "venue", Name: in.Name, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website}
+		Image: in.Image, Website: in.Website, invalid: in.Invalid}
 }
 
 // applyVenueFields validates and writes the venue-only fields.
@@ -109,6 +109,7 @@ type placeQuery struct {
 	OnlyWithUpcoming bool
 	Status           []string
 	Lang             Lang
+	Invalid          map[string]string
 }
 
 type placeResult struct {
@@ -125,6 +126,7 @@ func (s *Service) listPlaces(ctx context.Context, kind Kind, q placeQuery) (*pla
 	if err != nil {
 		return nil, err
 	}
+	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	now := s.now()
 	pq := &PostQuery{Kind: kind, Now: now, Lang: lang, Search: searchWords(q.Search),
