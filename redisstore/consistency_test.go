@@ -75,28 +75,12 @@ func scanKeys(t testing.TB, c redis.UniversalClient, pattern string) []string {
 		mu   sync.Mutex
 		keys []string
 	)
-	scan := func(ctx context.Context, n redis.Cmdable) error {
-		var cursor uint64
-		for {
-			ks, next, err := n.Scan(ctx, cursor, pattern, 1000).Result()
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			keys = append(keys, ks...)
-			mu.Unlock()
-			if cursor = next; cursor == 0 {
-				return nil
-			}
-		}
-	}
-	ctx := context.Background()
-	var err error
-	if cc, ok := c.(*redis.ClusterClient); ok {
-		err = cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error { return scan(ctx, n) })
-	} else {
-		err = scan(ctx, c)
-	}
+	err := scanEach(context.Background(), c, pattern, func(_ context.Context, _ redis.Cmdable, ks []string) error {
+		mu.Lock() // masters are scanned concurrently
+		keys = append(keys, ks...)
+		mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

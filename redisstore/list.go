@@ -98,20 +98,8 @@ func (s *Store) confirmMetas(ctx context.Context, q *calendar.PostQuery, ids []s
 	for i, h := range window {
 		keys[i] = s.k.post(h.id)
 	}
-	recs, err := s.fetch(ctx, "list posts", keys)
-	if err != nil {
+	if page.Records, err = fetchRecords(ctx, s, "list posts", keys, storage.DecodePost); err != nil {
 		return nil, err
-	}
-	page.Records = make([]*calendar.PostRecord, 0, len(recs))
-	for _, raw := range recs {
-		if raw == nil {
-			continue
-		}
-		p, err := storage.DecodePost(raw)
-		if err != nil {
-			return nil, err
-		}
-		page.Records = append(page.Records, p)
 	}
 	return page, nil
 }
@@ -123,23 +111,11 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 	for i, id := range ids {
 		keys[i] = s.k.postPrefix() + id
 	}
-	vals, err := s.fetch(ctx, "list posts", keys)
+	recs, err := fetchRecords(ctx, s, "list posts", keys, storage.DecodePost)
 	if err != nil {
 		return nil, err
 	}
-	var matches []*calendar.PostRecord
-	for _, raw := range vals {
-		if raw == nil {
-			continue
-		}
-		p, err := storage.DecodePost(raw)
-		if err != nil {
-			return nil, err
-		}
-		if storage.MatchPost(q, p) {
-			matches = append(matches, p)
-		}
-	}
+	matches := slices.DeleteFunc(recs, func(p *calendar.PostRecord) bool { return !storage.MatchPost(q, p) })
 	slices.SortFunc(matches, storage.ComparePosts)
 	return &calendar.PostPage{Records: storage.Window(matches, q), Total: len(matches)}, nil
 }

@@ -106,6 +106,18 @@ func testPrefix(tb testing.TB, c redis.UniversalClient) string {
 func deleteKeys(c redis.UniversalClient, pattern string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	return scanEach(ctx, c, pattern, func(ctx context.Context, n redis.Cmdable, ks []string) error {
+		if len(ks) == 0 {
+			return nil
+		}
+		return n.Unlink(ctx, ks...).Err()
+	})
+}
+
+// scanEach runs SCAN for pattern on c, or on every master of a cluster
+// (concurrently), and hands each batch of keys to do with the node that
+// holds them.
+func scanEach(ctx context.Context, c redis.UniversalClient, pattern string, do func(ctx context.Context, n redis.Cmdable, ks []string) error) error {
 	scan := func(ctx context.Context, n redis.Cmdable) error {
 		var cursor uint64
 		for {
@@ -113,10 +125,8 @@ func deleteKeys(c redis.UniversalClient, pattern string) error {
 			if err != nil {
 				return err
 			}
-			if len(ks) > 0 {
-				if err := n.Unlink(ctx, ks...).Err(); err != nil {
-					return err
-				}
+			if err := do(ctx, n, ks); err != nil {
+				return err
 			}
 			if cursor = next; cursor == 0 {
 				return nil

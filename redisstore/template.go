@@ -3,9 +3,6 @@ package redisstore
 import (
 	"bytes"
 	"fmt"
-
-	"github.com/eventcal/eventcal/calendar"
-	"github.com/eventcal/eventcal/storage"
 )
 
 // recordTemplate is an encoded record cut around its id and its slug, which
@@ -24,20 +21,13 @@ var (
 	idHead       = []byte("\x01{\"id\":")
 )
 
-func postTemplate(p *calendar.PostRecord) (recordTemplate, error) {
-	c := *p // shallow: only ID and Slug change
-	c.ID, c.Slug = 0, slugMark
-	b, err := storage.EncodePost(&c)
-	if err != nil {
-		return recordTemplate{}, err
-	}
-	return splitTemplate(b)
-}
-
-func termTemplate(t *calendar.TermRecord) (recordTemplate, error) {
-	c := *t
-	c.ID, c.Slug = 0, slugMark
-	b, err := storage.EncodeTerm(&c)
+// templateOf encodes rec of family f as a template: a shallow copy (only ID
+// and Slug change) with id 0 and slugMark for the slug, cut by splitTemplate.
+func templateOf[T any](f *family[T], rec *T) (recordTemplate, error) {
+	c := *rec
+	h := f.head(&c)
+	*h.id, *h.slug = 0, slugMark
+	b, err := f.encode(&c)
 	if err != nil {
 		return recordTemplate{}, err
 	}

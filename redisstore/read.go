@@ -1,0 +1,73 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/redis/go-redis/v9"
+)
+
+// get reads record id of family f: one GET.
+func get[T any](ctx context.Context, s *Store, f *family[T], id int64) (*T, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	raw, found, err := s.getRaw(ctx, "get "+f.what, f.key(s.k, id))
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, notFound(f.what, id)
+	}
+	return f.decode(raw)
+}
+
+// getMany reads the records of family f that exist among ids, in the order
+// asked: see fetchRecords.
+func getMany[T any](ctx context.Context, s *Store, f *family[T], ids []int64) ([]*T, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = f.key(s.k, id)
+	}
+	return fetchRecords(ctx, s, "get "+f.what+"s", keys, f.decode)
+}
+
+// fetchRecords reads the records at keys with fetch (one MGET, pipelined
+// batches beyond the fetch batch) and decodes those that exist, in order.
+func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string, decode func([]byte) (*T, error)) ([]*T, error) {
+	vals, err := s.fetch(ctx, op, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*T, 0, len(vals))
+	for _, raw := range vals {
+		if raw == nil {
+			continue // deleted, or never existed
+		}
+		rec, err := decode(raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// bySlug resolves slug in the slug hash of kind and reads the record of
+// family f in one script run; name is the kind as the not-found error says
+// it.
+func bySlug[T any](ctx context.Context, s *Store, f *family[T], kind calendar.Kind, name, slug string) (*T, error) {
+	raw, err := bySlugScript.Run(ctx, s.c, []string{s.k.slugs(kind)}, slug, f.prefix(s.k)).Text()
+	if errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("redisstore: %s slug %q: %w", name, slug, calendar.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fail(ctx, f.what+" by slug", err)
+	}
+	return f.decode([]byte(raw))
+}
