@@ -12,7 +12,9 @@ import (
 type pageInfo struct{ total, totalPages, page, perPage int }
 
 // postKind is the HTTP side of events, venues or organizers: the same five
-// handlers over different calendar types.
+// handlers over different calendar types. Categories and tags use its four
+// single-record handlers too (see termKind.records), with qdec, qlang and
+// list unset.
 type postKind[V, I, Q any] struct {
 	name    string // "event": the prefix of archive-page-not-found
 	plural  string // "events": collection path and list body key
@@ -25,6 +27,7 @@ type postKind[V, I, Q any] struct {
 	create  func(c calendar.Calendar, ctx context.Context, in I, o calendar.WriteOptions) (*V, error)
 	update  func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, in I, o calendar.WriteOptions) (*V, error)
 	del     func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.DeleteOptions) (*V, error)
+	check   func(args map[string]any) error // nil, or refuses a write before its fields are read
 	decode  func(args map[string]any, v *calendar.Validation, bySlug bool) I
 	render  func(l *links, e *enc, v *V, single bool)
 	version func(v *V) (id, version int64)
@@ -172,6 +175,9 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
+		if err := k.checkWrite(s); err != nil {
+			return err
+		}
 		in := k.decode(s.args, &v, false)
 		if err := v.Err(); err != nil {
 			return err
@@ -183,6 +189,14 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 		k.writeRecord(w, r, s, rec, http.StatusCreated)
 		return nil
 	}
+}
+
+// checkWrite runs the kind's check, if any, on the arguments of a write.
+func (k *postKind[V, I, Q]) checkWrite(s *reqState) error {
+	if k.check == nil {
+		return nil
+	}
+	return k.check(s.args)
 }
 
 // precondition turns If-Match into the version the write must find. On a
@@ -208,6 +222,9 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
 		ref, err := routeRef(s)
 		if err != nil {
+			return err
+		}
+		if err := k.checkWrite(s); err != nil {
 			return err
 		}
 		in := k.decode(s.args, &v, ref.ID == 0)

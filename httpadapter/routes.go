@@ -252,12 +252,13 @@ func termRoutes(h *Handler, k *termKind, need calendar.Role) []*Route {
 	if !hier {
 		one = "a tag"
 	}
+	rec := k.records()
 	return []*Route{
 		{Methods: get, Path: c, Summary: "List " + k.plural, Args: termListArgs(hier), serve: k.listH(h)},
-		{Methods: post, Path: c, Summary: "Create " + one, Args: withLang(termWriteArgs(true, hier)...), need: need, serve: k.createH(h)},
-		{Methods: get, Path: c + "/{id}", Summary: "Read " + one, Args: withLang(idArg), serve: k.getH(h)},
-		{Methods: updates, Path: c + "/{id}", Summary: "Update " + one, Args: withLang(append([]Arg{idArg}, termWriteArgs(false, hier)...)...), need: need, serve: k.updateH(h)},
-		{Methods: del, Path: c + "/{id}", Summary: "Delete " + one, Args: withLang(idArg), need: need, serve: k.deleteH(h)},
+		{Methods: post, Path: c, Summary: "Create " + one, Args: withLang(termWriteArgs(true, hier)...), need: need, serve: rec.createH(h)},
+		{Methods: get, Path: c + "/{id}", Summary: "Read " + one, Args: withLang(idArg), serve: rec.getH(h)},
+		{Methods: updates, Path: c + "/{id}", Summary: "Update " + one, Args: withLang(append([]Arg{idArg}, termWriteArgs(false, hier)...)...), need: need, serve: rec.updateH(h)},
+		{Methods: del, Path: c + "/{id}", Summary: "Delete " + one, Args: withLang(idArg), need: need, serve: rec.deleteH(h)},
 	}
 }
 

@@ -24,17 +24,6 @@ func errNotHierarchical() error {
 		Message: "Cannot set parent term, taxonomy is not hierarchical."}
 }
 
-// writeRecord sends a single term with its ETag.
-func (k *termKind) writeRecord(w http.ResponseWriter, r *http.Request, s *reqState, t *calendar.Term, status int) {
-	if !recordHead(w, r, s, k.letter, k.plural, t.ID, t.Version, status) {
-		return
-	}
-	e := getEnc()
-	defer putEnc(e)
-	s.links.term(e, t)
-	writeBody(w, status, e.b)
-}
-
 func (k *termKind) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
@@ -69,100 +58,34 @@ func (k *termKind) listH(h *Handler) serveFunc {
 	}
 }
 
-func (k *termKind) getH(h *Handler) serveFunc {
-	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
-		var v calendar.Validation
-		opt := calendar.ReadOptions{Lang: s.requestLang(&v)}
-		ref, err := routeRef(s)
-		if err != nil {
-			return err
-		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		t, err := h.cal.GetTerm(ctx, k.tax, ref.ID, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, t, http.StatusOK)
-		return nil
-	}
-}
-
-func (k *termKind) input(s *reqState, v *calendar.Validation) (calendar.TermInput, error) {
-	if _, has := s.args["parent"]; has && !k.tax.Hierarchical() {
-		return calendar.TermInput{}, errNotHierarchical()
-	}
-	return decodeTerm(s.args, v), nil
-}
-
-func (k *termKind) createH(h *Handler) serveFunc {
-	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
-		var v calendar.Validation
-		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
-		in, err := k.input(s, &v)
-		if err != nil {
-			return err
-		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		t, err := h.cal.CreateTerm(ctx, k.tax, in, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, t, http.StatusCreated)
-		return nil
-	}
-}
-
-func (k *termKind) updateH(h *Handler) serveFunc {
-	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
-		var v calendar.Validation
-		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
-		ref, err := routeRef(s)
-		if err != nil {
-			return err
-		}
-		in, err := k.input(s, &v)
-		if err != nil {
-			return err
-		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		if opt.IfVersion, _, err = ifMatch(r, k.letter, ref.ID); err != nil {
-			return err
-		}
-		t, err := h.cal.UpdateTerm(ctx, k.tax, ref.ID, in, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, t, http.StatusOK)
-		return nil
-	}
-}
-
-func (k *termKind) deleteH(h *Handler) serveFunc {
-	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
-		var v calendar.Validation
-		opt := calendar.DeleteOptions{Lang: s.requestLang(&v)}
-		ref, err := routeRef(s)
-		if err != nil {
-			return err
-		}
-		opt.Force = (&inputReader{args: s.args, v: &v}).flag("force")
-		if err := v.Err(); err != nil {
-			return err
-		}
-		if opt.IfVersion, _, err = ifMatch(r, k.letter, ref.ID); err != nil {
-			return err
-		}
-		t, err := h.cal.DeleteTerm(ctx, k.tax, ref.ID, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, t, http.StatusOK)
-		return nil
+// records returns the by-id handlers of the taxonomy: those of postKind
+// over the term calls. Terms have no by-slug routes and no password, and a
+// parent is refused outright on a flat taxonomy.
+func (k *termKind) records() *postKind[calendar.Term, calendar.TermInput, calendar.TermQuery] {
+	return &postKind[calendar.Term, calendar.TermInput, calendar.TermQuery]{
+		plural: k.plural, letter: k.letter,
+		get: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*calendar.Term, error) {
+			return c.GetTerm(ctx, k.tax, ref.ID, o)
+		},
+		create: func(c calendar.Calendar, ctx context.Context, in calendar.TermInput, o calendar.WriteOptions) (*calendar.Term, error) {
+			return c.CreateTerm(ctx, k.tax, in, o)
+		},
+		update: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, in calendar.TermInput, o calendar.WriteOptions) (*calendar.Term, error) {
+			return c.UpdateTerm(ctx, k.tax, ref.ID, in, o)
+		},
+		del: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.DeleteOptions) (*calendar.Term, error) {
+			return c.DeleteTerm(ctx, k.tax, ref.ID, o)
+		},
+		check: func(args map[string]any) error {
+			if _, has := args["parent"]; has && !k.tax.Hierarchical() {
+				return errNotHierarchical()
+			}
+			return nil
+		},
+		decode: func(args map[string]any, v *calendar.Validation, _ bool) calendar.TermInput {
+			return decodeTerm(args, v)
+		},
+		render:  func(l *links, e *enc, t *calendar.Term, _ bool) { l.term(e, t) },
+		version: func(t *calendar.Term) (int64, int64) { return t.ID, t.Version },
 	}
 }
