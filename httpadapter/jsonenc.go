@@ -98,6 +98,23 @@ func (e *enc) time(t time.Time) {
 	e.b = append(e.b, '"')
 }
 
+// localAndUTC writes t under key in its own location and under utcKey in
+// UTC, the pair every post date is shown as.
+func (e *enc) localAndUTC(key, utcKey string, t time.Time) {
+	e.key(key)
+	e.time(t)
+	e.key(utcKey)
+	e.time(t.UTC())
+}
+
+// timeAndDetails writes t under key and its details object under detailsKey.
+func (e *enc) timeAndDetails(key, detailsKey string, t time.Time) {
+	e.key(key)
+	e.time(t)
+	e.key(detailsKey)
+	e.details(t)
+}
+
 // details writes the {year, month, …} object of wire §3.
 func (e *enc) details(t time.Time) {
 	e.open('{')

@@ -44,16 +44,10 @@ func (l *links) postHead(e *enc, p *postView) {
 	}
 	optStr(e, "status", string(p.status))
 	if !p.date.IsZero() {
-		e.key("date")
-		e.time(p.date)
-		e.key("date_utc")
-		e.time(p.date.UTC())
+		e.localAndUTC("date", "date_utc", p.date)
 	}
 	if !p.modified.IsZero() {
-		e.key("modified")
-		e.time(p.modified)
-		e.key("modified_utc")
-		e.time(p.modified.UTC())
+		e.localAndUTC("modified", "modified_utc", p.modified)
 	}
 	if p.slug != "" {
 		e.key("url")

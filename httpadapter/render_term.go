@@ -88,3 +88,13 @@ func (l *links) embeddedTerm(e *enc, t *calendar.Term) {
 	l.termURLs(e, t)
 	e.close('}')
 }
+
+// embeddedTerms writes key: the array of an event's categories or tags.
+func (l *links) embeddedTerms(e *enc, key string, terms []calendar.Term) {
+	e.key(key)
+	e.open('[')
+	for i := range terms {
+		l.embeddedTerm(e, &terms[i])
+	}
+	e.close(']')
+}

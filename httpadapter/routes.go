@@ -176,15 +176,22 @@ func eventWriteArgs(create, bySlug bool) []Arg {
 	return a
 }
 
-func venueWriteArgs(create, bySlug bool) []Arg {
+// linkedWriteHead returns the write arguments venues and organizers start
+// with: slug (not on by-slug routes), the name under the kind's own key
+// (required on create), description, excerpt, status and image.
+func linkedWriteHead(kind, label string, create, bySlug bool) []Arg {
 	var a []Arg
 	if !bySlug {
-		a = append(a, Arg{Name: "slug", Type: "string", Description: "Venue slug."})
+		a = append(a, Arg{Name: "slug", Type: "string", Description: label + " slug."})
 	}
-	a = append(a, Arg{Name: "venue", Type: "string", Required: create, Description: "Venue name."},
+	return append(a, Arg{Name: kind, Type: "string", Required: create, Description: label + " name."},
 		Arg{Name: "description", Type: "string", Description: "Description."},
 		Arg{Name: "excerpt", Type: "string", Description: "Excerpt."},
 		statusWrite, imageArg)
+}
+
+func venueWriteArgs(create, bySlug bool) []Arg {
+	a := linkedWriteHead("venue", "Venue", create, bySlug)
 	for _, f := range []string{"address", "city", "country", "province", "state", "zip", "phone", "stateprovince", "website"} {
 		a = append(a, Arg{Name: f, Type: "string", Description: "Venue " + f + "."})
 	}
@@ -198,14 +205,8 @@ func venueWriteArgs(create, bySlug bool) []Arg {
 }
 
 func organizerWriteArgs(create, bySlug bool) []Arg {
-	var a []Arg
-	if !bySlug {
-		a = append(a, Arg{Name: "slug", Type: "string", Description: "Organizer slug."})
-	}
-	a = append(a, Arg{Name: "organizer", Type: "string", Required: create, Description: "Organizer name."},
-		Arg{Name: "description", Type: "string", Description: "Description."},
-		Arg{Name: "excerpt", Type: "string", Description: "Excerpt."},
-		statusWrite, imageArg,
+	a := linkedWriteHead("organizer", "Organizer", create, bySlug)
+	a = append(a,
 		Arg{Name: "phone", Type: "string", Description: "Phone number."},
 		Arg{Name: "website", Type: "string", Description: "Website URL."},
 		Arg{Name: "email", Type: "string", Description: "Email address."},
