@@ -136,16 +136,21 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 	}
 }
 
-// writeRecord sends a single record with its ETag.
-func (k *postKind[V, I, Q]) writeRecord(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, status int) {
+// reply answers with rec, the outcome of a calendar call, under its ETag;
+// err, the call's error, is returned as it is.
+func (k *postKind[V, I, Q]) reply(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, err error, status int) error {
+	if err != nil {
+		return err
+	}
 	id, ver := k.version(rec)
 	if !recordHead(w, r, s, k.letter, k.plural, id, ver, status) {
-		return
+		return nil
 	}
 	e := getEnc()
 	defer putEnc(e)
 	k.render(&s.links, e, rec, true)
 	writeBody(w, status, e.b)
+	return nil
 }
 
 func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
@@ -163,11 +168,7 @@ func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
 			return err
 		}
 		rec, err := k.get(h.cal, ctx, ref, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, rec, http.StatusOK)
-		return nil
+		return k.reply(w, r, s, rec, err, http.StatusOK)
 	}
 }
 
@@ -175,28 +176,28 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		opt := calendar.WriteOptions{Lang: s.requestLang(&v)}
-		if err := k.checkWrite(s); err != nil {
+		in, err := k.input(s, &v, false)
+		if err != nil {
 			return err
 		}
-		in := k.decode(s.args, &v, false)
 		if err := v.Err(); err != nil {
 			return err
 		}
 		rec, err := k.create(h.cal, ctx, in, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, rec, http.StatusCreated)
-		return nil
+		return k.reply(w, r, s, rec, err, http.StatusCreated)
 	}
 }
 
-// checkWrite runs the kind's check, if any, on the arguments of a write.
-func (k *postKind[V, I, Q]) checkWrite(s *reqState) error {
-	if k.check == nil {
-		return nil
+// input reads the write fields of a request; the kind's check, if any,
+// may refuse the write first.
+func (k *postKind[V, I, Q]) input(s *reqState, v *calendar.Validation, bySlug bool) (I, error) {
+	if k.check != nil {
+		if err := k.check(s.args); err != nil {
+			var zero I
+			return zero, err
+		}
 	}
-	return k.check(s.args)
+	return k.decode(s.args, v, bySlug), nil
 }
 
 // precondition turns If-Match into the version the write must find. On a
@@ -224,10 +225,10 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		if err := k.checkWrite(s); err != nil {
+		in, err := k.input(s, &v, ref.ID == 0)
+		if err != nil {
 			return err
 		}
-		in := k.decode(s.args, &v, ref.ID == 0)
 		if err := v.Err(); err != nil {
 			return err
 		}
@@ -237,11 +238,7 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		}
 		opt.IfVersion = ver
 		rec, err := k.update(h.cal, ctx, ref, in, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, rec, http.StatusOK)
-		return nil
+		return k.reply(w, r, s, rec, err, http.StatusOK)
 	}
 }
 
@@ -267,10 +264,6 @@ func (k *postKind[V, I, Q]) deleteH(h *Handler) serveFunc {
 		}
 		opt.IfVersion = ver
 		rec, err := k.del(h.cal, ctx, ref, opt)
-		if err != nil {
-			return err
-		}
-		k.writeRecord(w, r, s, rec, http.StatusOK)
-		return nil
+		return k.reply(w, r, s, rec, err, http.StatusOK)
 	}
 }
