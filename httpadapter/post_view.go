@@ -21,12 +21,14 @@ type postView struct {
 	image                            *calendar.Image
 }
 
+// venueView is the shared part of a venue.
 func venueView(v *calendar.Venue) postView {
 	return postView{section: "/venue/", nameKey: "venue",
 		id: v.ID, author: v.Author, status: v.Status, date: v.Date, modified: v.Modified,
 		slug: v.Slug, name: v.Name, description: v.Description, excerpt: v.Excerpt, image: v.Image}
 }
 
+// organizerView is the shared part of an organizer.
 func organizerView(o *calendar.Organizer) postView {
 	return postView{section: "/organizer/", nameKey: "organizer",
 		id: o.ID, author: o.Author, status: o.Status, date: o.Date, modified: o.Modified,
