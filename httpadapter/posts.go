@@ -132,21 +132,29 @@ func (k *postKind[V, I, Q]) input(s *reqState, v *calendar.Validation, bySlug bo
 	return k.decode(s.args, v, bySlug), nil
 }
 
-// precondition turns If-Match into the version the write must find. On a
-// by-slug route the ETag's id is checked against the record the slug names.
-func (k *postKind[V, I, Q]) precondition(ctx context.Context, h *Handler, r *http.Request, ref calendar.Ref, lang calendar.Lang) (int64, error) {
+// precondition runs after the arguments are read: it returns the bad ones
+// recorded in v, else turns If-Match into the version the write must find
+// (*ifVersion). On a by-slug route the ETag's id is checked against the
+// record the slug names.
+func (k *postKind[V, I, Q]) precondition(ctx context.Context, h *Handler, r *http.Request, ref calendar.Ref, v *calendar.Validation, lang calendar.Lang, ifVersion *int64) error {
+	if err := v.Err(); err != nil {
+		return err
+	}
 	ver, tid, err := ifMatch(r, k.letter, ref.ID)
-	if err != nil || ver == 0 || ref.ID != 0 {
-		return ver, err
-	}
-	rec, err := k.get(h.cal, ctx, ref, calendar.ReadOptions{Lang: lang})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if id, _ := k.version(rec); id != tid {
-		return 0, errPrecondition()
+	if ver != 0 && ref.ID == 0 {
+		rec, err := k.get(h.cal, ctx, ref, calendar.ReadOptions{Lang: lang})
+		if err != nil {
+			return err
+		}
+		if id, _ := k.version(rec); id != tid {
+			return errPrecondition()
+		}
 	}
-	return ver, nil
+	*ifVersion = ver
+	return nil
 }
 
 func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
@@ -161,14 +169,9 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		if err := v.Err(); err != nil {
+		if err := k.precondition(ctx, h, r, ref, &v, opt.Lang, &opt.IfVersion); err != nil {
 			return err
 		}
-		ver, err := k.precondition(ctx, h, r, ref, opt.Lang)
-		if err != nil {
-			return err
-		}
-		opt.IfVersion = ver
 		rec, err := k.update(h.cal, ctx, ref, in, opt)
 		return k.reply(w, r, s, rec, err, http.StatusOK)
 	}
@@ -187,14 +190,9 @@ func (k *postKind[V, I, Q]) deleteH(h *Handler) serveFunc {
 		if k.pwd && ref.ID != 0 {
 			opt.Password = ir.text("password")
 		}
-		if err := v.Err(); err != nil {
+		if err := k.precondition(ctx, h, r, ref, &v, opt.Lang, &opt.IfVersion); err != nil {
 			return err
 		}
-		ver, err := k.precondition(ctx, h, r, ref, opt.Lang)
-		if err != nil {
-			return err
-		}
-		opt.IfVersion = ver
 		rec, err := k.del(h.cal, ctx, ref, opt)
 		return k.reply(w, r, s, rec, err, http.StatusOK)
 	}
