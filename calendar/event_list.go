@@ -224,6 +224,9 @@ func (s *Service) termByIDOrSlug(ctx context.Context, tax Taxonomy, item string)
 
 // geoFilter turns geoloc and geoloc_lat/lng/radius into venue id sets.
 func (s *Service) geoFilter(ctx context.Context, v *Validation, q EventQuery, pq *PostQuery, empty *bool) error {
+	if v.Has("geoloc_lat") || v.Has("geoloc_lng") {
+		return nil // an undecodable coordinate already explains the refusal
+	}
 	near := q.GeolocLat != nil || q.GeolocLng != nil
 	if q.Geoloc == nil && !near {
 		if q.GeolocRadius != nil {

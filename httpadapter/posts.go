@@ -40,9 +40,7 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 		if err := k.qdec.decodeInto(&q, s.args, &v); err != nil {
 			return err
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
+		carryInvalid(&q, &v)
 		*k.qlang(&q) = lang
 		items, pg, err := k.list(h.cal, ctx, q)
 		if err != nil {
@@ -112,9 +110,7 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
+		carryInvalid(&in, &v)
 		rec, err := k.create(h.cal, ctx, in, opt)
 		return k.reply(w, r, s, rec, err, http.StatusCreated)
 	}
@@ -169,6 +165,7 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
+		carryInvalid(&in, &v)
 		if err := k.precondition(ctx, h, r, ref, &v, opt.Lang, &opt.IfVersion); err != nil {
 			return err
 		}

@@ -168,3 +168,30 @@ func TestInternalAndUnavailableErrorsLeakNothing(t *testing.T) {
 		}
 	}
 }
+
+// Arguments the adapter cannot decode and those only the calendar can judge
+// are named in one error; permissions still come before both.
+func TestDecodeAndDomainErrorsTogether(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("GET", testNS+"/events?per_page=abc&start_date=garbage&categories=no-such-category", nil).must(t, 400)
+	params := r.obj()["data"].(map[string]any)["params"].(map[string]any)
+	var names []string
+	for k := range params {
+		names = append(names, k)
+	}
+	if diff := cmp.Diff([]string{"categories", "per_page", "start_date"}, sortStrings(names)); diff != "" {
+		t.Errorf("params (-want +got):\n%s", diff)
+	}
+	r = e.do("POST", testNS+"/events", map[string]any{"title": "x", "featured": "maybe", "start_date": "2026-12-01", "end_date": "nope"}, user("admin")).must(t, 400)
+	params = r.obj()["data"].(map[string]any)["params"].(map[string]any)
+	if _, ok := params["featured"]; !ok {
+		t.Errorf("featured not named: %v", params)
+	}
+	if _, ok := params["end_date"]; !ok {
+		t.Errorf("end_date not named: %v", params)
+	}
+	// Bad arguments from callers without the right: 401/403, never 400.
+	e.do("POST", testNS+"/events", map[string]any{"featured": "maybe"}).must(t, 401)
+	other := e.mkEvent(idAuthor2, "Theirs", "2026-12-01 10:00", "publish")
+	e.do("PATCH", fmt.Sprintf("%s/events/%d", testNS, other), map[string]any{"featured": "maybe", "end_date": "nope"}, user("contributor")).must(t, 403)
+}

@@ -32,9 +32,7 @@ func (k *termKind) listH(h *Handler) serveFunc {
 		if err := h.terms.decodeInto(&q, s.args, &v); err != nil {
 			return err
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
+		carryInvalid(&q, &v)
 		q.Lang = lang
 		p, err := h.cal.ListTerms(ctx, k.tax, q)
 		if err != nil {
