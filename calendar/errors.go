@@ -65,6 +65,8 @@ type ParamDetail struct {
 	Message string `json:"message"`
 }
 
+// Error returns the message followed by the missing and invalid arguments
+// and the underlying cause (for logs; the HTTP adapter never sends it).
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Message)
