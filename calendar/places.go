@@ -1,0 +1,229 @@
+package calendar
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Venues and organizers ("places" here, for want of a better word) share
+// their list arguments and their create, read and update flow.
+
+// placeQuery is the shared shape of venue and organizer lists.
+type placeQuery struct {
+	Page             int
+	PerPage          int
+	Search           string
+	Event            int64
+	HasEvents        *bool
+	OnlyWithUpcoming bool
+	Status           []string
+	Lang             Lang
+	Invalid          map[string]string
+}
+
+type placeResult struct {
+	recs                 []*PostRecord
+	total, page, perPage int
+	r                    *render
+}
+
+// listPlaces answers a venue or organizer list.
+func (s *Service) listPlaces(ctx context.Context, kind Kind, q placeQuery) (*placeResult, error) {
+	c := callerFrom(ctx)
+	var v Validation
+	lang, err := s.lang(q.Lang)
+	if err != nil {
+		return nil, err
+	}
+	v.AddAll(q.Invalid)
+	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
+	now := s.now()
+	pq := &PostQuery{Kind: kind, Now: now, Lang: lang, Search: searchWords(q.Search),
+		Visible: postVisibility(c, &v, q.Status), Offset: offset, Limit: perPage}
+	empty := false
+	if q.Event < 0 {
+		v.Add("event", "event must be a positive event id")
+	} else if q.Event > 0 {
+		evs, err := s.postsOfKind(ctx, &v, "event", KindEvent, []int64{q.Event})
+		if err != nil {
+			return nil, err
+		}
+		if len(evs) == 1 {
+			if ev := evs[0]; !c.canRead(ev, ev.EffectiveStatus(now)) {
+				v.Add("event", fmt.Sprintf("%d is not a valid event id", q.Event))
+			} else if pq.IDs = uniqueIDs(ev.Links(kind)); len(pq.IDs) == 0 {
+				empty = true
+			}
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	r := s.newRender(ctx, c, lang, now)
+	res := &placeResult{page: page, perPage: perPage, r: r}
+	if empty {
+		return res, s.emptyPage(kind, page, 0)
+	}
+	if q.HasEvents == nil && !q.OnlyWithUpcoming {
+		got, err := s.repo.ListPosts(ctx, pq)
+		if err != nil {
+			return nil, s.storageErr(ctx, "list posts", err)
+		}
+		res.recs, res.total = got.Records, got.Total
+		return res, s.emptyPage(kind, page, len(res.recs))
+	}
+	// Event-based filters: check each candidate through the link index.
+	all := *pq
+	all.Offset, all.Limit = 0, 0
+	got, err := s.repo.ListPosts(ctx, &all)
+	if err != nil {
+		return nil, s.storageErr(ctx, "list posts", err)
+	}
+	var kept []*PostRecord
+	for _, p := range got.Records {
+		ok, err := s.placeHasEvents(ctx, c, kind, p.ID, q.HasEvents, q.OnlyWithUpcoming, now)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			kept = append(kept, p)
+		}
+	}
+	res.total = len(kept)
+	res.recs = window(kept, offset, perPage)
+	return res, s.emptyPage(kind, page, len(res.recs))
+}
+
+// placeHasEvents applies has_events and only_with_upcoming to one venue or organizer.
+func (s *Service) placeHasEvents(ctx context.Context, c caller, kind Kind, id int64, has *bool, upcoming bool, now time.Time) (bool, error) {
+	count := func(q *PostQuery) (int, error) {
+		q.Kind, q.Now, q.CountOnly = KindEvent, now, true
+		if kind == KindVenue {
+			q.VenueIDs = []int64{id}
+		} else {
+			q.OrganizerIDs = []int64{id}
+		}
+		got, err := s.repo.ListPosts(ctx, q)
+		if err != nil {
+			return 0, s.storageErr(ctx, "count linked events", err)
+		}
+		return got.Total, nil
+	}
+	if has != nil {
+		var q PostQuery
+		if *has {
+			q.Visible = Visibility{Statuses: []Status{StatusPublish, StatusFuture, StatusPrivate}}
+		}
+		n, err := count(&q)
+		if err != nil {
+			return false, err
+		}
+		if (n > 0) != *has {
+			return false, nil
+		}
+	}
+	if upcoming {
+		var v Validation
+		q := PostQuery{Visible: postVisibility(c, &v, nil), End: TimeRange{From: now}}
+		n, err := count(&q)
+		if err != nil || n == 0 {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// emptyPage is the error for an empty page past the first.
+func (s *Service) emptyPage(kind Kind, page, n int) error {
+	if n == 0 && page > 1 {
+		return newError(CodeNotFound, codesOf(kind).archiveNotFound, "The requested page was not found.")
+	}
+	return nil
+}
+
+// window returns the page [offset, offset+limit) of all.
+func window[T any](all []T, offset, limit int) []T {
+	if offset >= len(all) {
+		return nil
+	}
+	end := len(all)
+	if limit > 0 && offset+limit < end {
+		end = offset + limit
+	}
+	return all[offset:end]
+}
+
+// placeView is the renderer for a single venue or organizer read.
+func (s *Service) placeView(ctx context.Context, rec *PostRecord, lang Lang) *render {
+	l, err := s.lang(lang)
+	if err != nil {
+		l = s.defaultLang
+	}
+	return s.newRender(ctx, callerFrom(ctx), l, s.now())
+}
+
+// createPlace creates a venue or organizer, reusing one of the same name.
+func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput, apply func(*PostRecord, *Validation), opt WriteOptions) (*PostRecord, error) {
+	c := callerFrom(ctx)
+	if !c.canCreatePosts() {
+		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to create a %s.", kind))
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	rec := &PostRecord{Kind: kind, Lang: lang, Author: c.ID}
+	var v Validation
+	if err := s.applyCommon(ctx, c, &v, rec, common, lang, s.siteZone, now, true); err != nil {
+		return nil, err
+	}
+	apply(rec, &v)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	existing, err := s.postByName(ctx, kind, rec.Title.Get(lang, lang))
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && c.canRead(existing, existing.EffectiveStatus(now)) {
+		return existing, nil
+	}
+	stored, err := s.repo.CreatePost(ctx, rec)
+	if err != nil {
+		return nil, s.storageErr(ctx, "create post", err)
+	}
+	return stored, nil
+}
+
+// getPlace reads one venue or organizer the caller may see.
+func (s *Service) getPlace(ctx context.Context, kind Kind, ref Ref, opt ReadOptions) (*PostRecord, error) {
+	if _, err := s.lang(opt.Lang); err != nil {
+		return nil, err
+	}
+	rec, err := s.findPost(ctx, kind, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkRead(callerFrom(ctx), rec, s.now(), opt.Password); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// updatePlace applies a venue or organizer patch.
+func (s *Service) updatePlace(ctx context.Context, kind Kind, ref Ref, common commonInput, apply func(*PostRecord, *Validation), opt WriteOptions) (*PostRecord, error) {
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord, _ int) error {
+		var v Validation
+		if err := s.applyCommon(ctx, c, &v, rec, common, lang, s.siteZone, s.now(), false); err != nil {
+			return err
+		}
+		apply(rec, &v)
+		return v.Err()
+	})
+}
