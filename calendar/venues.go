@@ -94,4 +94,3 @@ func (s *Service) ListVenues(ctx context.Context, q VenueQuery) (*VenuePage, err
 	}
 	return out, nil
 }
-
