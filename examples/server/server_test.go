@@ -293,3 +293,19 @@ func cleanRedisPrefix(t *testing.T, url, prefix string) {
 		c.Del(ctx, iter.Val())
 	}
 }
+
+// TestUnknownPathsGetJSON404: an unknown language segment or path outside the
+// API gets the API's rest_no_route error, not a plain-text 404.
+func TestUnknownPathsGetJSON404(t *testing.T) {
+	base, _ := start(t, config{Store: "mem"})
+	for _, path := range []string{"/xx/wp-json/tribe/events/v1/events", "/wp-json/tribe/events/v1/nope", "/elsewhere"} {
+		res, body := getJSON(t, mustReq(t, "GET", base+path, ""))
+		if res.StatusCode != 404 || body["code"] != "rest_no_route" {
+			t.Errorf("GET %s: %d %v", path, res.StatusCode, body)
+		}
+	}
+	res, body := getJSON(t, mustReq(t, "GET", base+"/fr/wp-json/tribe/events/v1/events", ""))
+	if res.StatusCode != 200 || body["total"] == nil {
+		t.Errorf("known language segment: %d %v", res.StatusCode, body)
+	}
+}

@@ -113,6 +113,9 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 	)
 	mux := http.NewServeMux()
 	api.Register(mux)
+	// Everything else — an unknown language segment included — gets the
+	// API's JSON 404 (rest_no_route), not the mux's plain-text one.
+	mux.Handle("/", api)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "eventcal: the API is at /wp-json/calendar/events/v1 (OpenAPI: /wp-json/calendar/events/v1/doc)")
