@@ -75,7 +75,10 @@ func muxPath(p string) string {
 
 // Register adds the handler to mux under its root, and under every language
 // prefix when language segments are enabled. It needs WithRoot: without a
-// root, mount the handler yourself (e.g. behind http.StripPrefix).
+// root, mount the handler yourself (e.g. behind http.StripPrefix). Paths
+// under an unknown language segment do not reach the handler through these
+// patterns; mount it on "/" as well to answer them, like any other unknown
+// path, with a JSON 404 rest_no_route.
 func (h *Handler) Register(mux *http.ServeMux) {
 	root := h.cfg.root
 	if root == "" || root == "/" {
