@@ -18,8 +18,10 @@
 //	                             author, dates, flags, links), compactly encoded
 //	{cal}:slug:<kind>            hash slug → id, one per kind and taxonomy
 //	{cal}:ev:start, ev:end       sorted sets of event ids by start / end instant
+//	{cal}:ev:dur                 events by duration (End − Start, µs; +inf when
+//	                             End is before Start or out of the exact range)
 //	{cal}:ev:st:<status>         events of one stored status, by start
-//	{cal}:ev:featured            featured events, by start
+//	{cal}:ev:featured, ev:hidden featured / hide-from-listings events, by start
 //	{cal}:ev:venue:<id>, ev:org:<id>, ev:cat:<id>, ev:tag:<id>, ev:parent:<id>
 //	                             events linked to a venue, organizer, category,
 //	                             tag or parent event, by start
@@ -49,11 +51,16 @@
 //
 // # Reads
 //
-// A get is one round trip (GET, MGET, or a script for slug lookups). A list is
-// at most three: a script picks the narrowest index for the query (start or
-// end window, status, featured, venue, organizer, category, tag, parent) by
-// counting each candidate range with ZCOUNT, and returns the ids of that
-// range; the candidates' metas are read with HMGET, every candidate is
+// A get is one round trip (GET, MGET, or a script for slug lookups). An event
+// list without Search, Name or IDs is usually one: the list script counts the
+// total exactly on the start-sorted status sets, decides on their metas only
+// the few events counts cannot (those near the window's edges, unusually long
+// ones, future ones around Now, hidden ones…), and returns the total with the
+// page's records; see window.go. It gives up beyond a fixed amount of work.
+// Any other list is at most three round trips: the same script picks the
+// narrowest index for the query (start or end window, status, featured,
+// venue, organizer, category, tag, parent) by counting each candidate range
+// with ZCOUNT, and returns the ids of that range; the candidates' metas are read with HMGET, every candidate is
 // confirmed with storage.MatchPost and sorted in storage.ComparePosts order, so
 // the total and the order are exactly the ones every other driver gives; then
 // the records of the page alone are read with MGET. Queries with free-text

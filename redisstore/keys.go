@@ -26,8 +26,10 @@ func (k keys) kindIndex(kind calendar.Kind) string { return k.tag + "idx:" + kin
 func (k keys) meta() string                        { return k.tag + "meta" }
 func (k keys) evStart() string                     { return k.tag + "ev:start" }
 func (k keys) evEnd() string                       { return k.tag + "ev:end" }
+func (k keys) evDur() string                       { return k.tag + "ev:dur" }
 func (k keys) evStatus(s calendar.Status) string   { return k.tag + "ev:st:" + string(s) }
 func (k keys) evFeatured() string                  { return k.tag + "ev:featured" }
+func (k keys) evHidden() string                    { return k.tag + "ev:hidden" }
 func (k keys) evParent(id int64) string            { return k.tag + "ev:parent:" + itoa(id) }
 func (k keys) children(id int64) string            { return k.tag + "cat:children:" + itoa(id) }
 
@@ -64,15 +66,30 @@ func score(t time.Time) string { return formatScore(storage.TimeScoreMicro(t)) }
 
 func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
+// durScore is the score of an event in the duration index: score(End) −
+// score(Start) in microseconds, exact, when Start ≤ End and both lie where
+// scores are exact (see safeFrom); "+inf" otherwise. The exact window path
+// (window.go) relies on every finite duration bounding how far End lies after
+// Start, so anything else is marked "+inf" and always checked on its meta.
+func durScore(p *calendar.PostRecord) string {
+	if p.End.Before(p.Start) || !exactScore(p.Start) || !exactScore(p.End) {
+		return "+inf"
+	}
+	return formatScore(storage.TimeScoreMicro(p.End) - storage.TimeScoreMicro(p.Start))
+}
+
 // postEntries lists every index entry of post p.
 func (k keys) postEntries(p *calendar.PostRecord) []zentry {
 	if p.Kind != calendar.KindEvent {
 		return []zentry{{k.kindIndex(p.Kind), score(p.Date)}}
 	}
 	st := score(p.Start)
-	out := []zentry{{k.evStart(), st}, {k.evEnd(), score(p.End)}, {k.evStatus(p.Status), st}}
+	out := []zentry{{k.evStart(), st}, {k.evEnd(), score(p.End)}, {k.evDur(), durScore(p)}, {k.evStatus(p.Status), st}}
 	if p.Featured {
 		out = append(out, zentry{k.evFeatured(), st})
+	}
+	if p.HideFromListings {
+		out = append(out, zentry{k.evHidden(), st})
 	}
 	if p.PostParent != 0 {
 		out = append(out, zentry{k.evParent(p.PostParent), st})

@@ -20,13 +20,15 @@ type group struct {
 	disjoint bool // no member is in two of the sets
 }
 
-// ListPosts answers a list in at most three round trips: candidatesScript
-// returns the ids of the narrowest index range; their metas (or, for Search
-// and Name, their records) are read and each candidate is confirmed with
-// storage.MatchPost and ordered with storage.ComparePosts; then the records
-// of the page are read. With q.IDs set, the ids themselves are the
-// candidates and the first round trip is skipped. Candidate sets larger than
-// the fetch batch take one more round trip per batch.
+// ListPosts answers a list in at most three round trips. The first runs
+// listScript: an event list whose restrictions the exact window path handles
+// (window.go) is answered whole by it — total and page records — in that one
+// round trip. Otherwise it returns the ids of the narrowest index range; their
+// metas (or, for Search and Name, their records) are read and each candidate
+// is confirmed with storage.MatchPost and ordered with storage.ComparePosts;
+// then the records of the page are read. With q.IDs set, the ids themselves
+// are the candidates and the first round trip is skipped. Candidate sets
+// larger than the fetch batch take one more round trip per batch.
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -44,10 +46,11 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 			}
 		}
 	} else {
-		var err error
-		if ids, err = s.candidates(ctx, s.groups(q)); err != nil {
-			return nil, err
+		page, cands, err := s.firstTrip(ctx, q)
+		if err != nil || page != nil {
+			return page, err
 		}
+		ids = cands
 	}
 	if len(q.Search) > 0 || q.Name != "" {
 		return s.confirmRecords(ctx, q, ids)
@@ -120,10 +123,13 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 	return &calendar.PostPage{Records: storage.Window(matches, q), Total: len(matches)}, nil
 }
 
-// candidates runs candidatesScript on the groups.
-func (s *Store) candidates(ctx context.Context, gs []group) ([]string, error) {
+// firstTrip runs listScript for q: it returns the page when the exact
+// window path answered it (window.go), else the candidates of the narrowest
+// index.
+func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, error) {
+	gs := s.groups(q)
 	var keys []string
-	args := []any{len(gs)}
+	args := []any{0, len(gs)}
 	for _, g := range gs {
 		keys = append(keys, g.keys...)
 		disjoint := "0"
@@ -132,10 +138,23 @@ func (s *Store) candidates(ctx context.Context, gs []group) ([]string, error) {
 		}
 		args = append(args, len(g.keys), g.min, g.max, disjoint)
 	}
-	reply, err := candidatesScript.Run(ctx, s.c, keys, args...).Slice()
-	if err != nil {
-		return nil, fail(ctx, "list posts", err)
+	if wkeys, wargs, ok := s.windowArgs(q, len(keys)+1); ok {
+		args[0] = len(args) + 1
+		keys = append(keys, wkeys...)
+		args = append(args, wargs...)
 	}
+	reply, err := listScript.Run(ctx, s.c, keys, args...).Slice()
+	if err != nil {
+		return nil, nil, fail(ctx, "list posts", err)
+	}
+	if len(reply) == 3 && reply[0] == "page" {
+		page, err := windowPage(reply)
+		return page, nil, err
+	}
+	if len(reply) == 0 || reply[0] != "cand" {
+		return nil, nil, fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
+	}
+	reply = reply[1:]
 	n := 0
 	for _, r := range reply {
 		arr, _ := r.([]any)
@@ -147,12 +166,35 @@ func (s *Store) candidates(ctx context.Context, gs []group) ([]string, error) {
 		for _, v := range arr {
 			id, ok := v.(string)
 			if !ok {
-				return nil, fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+				return nil, nil, fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
 			}
 			ids = append(ids, id)
 		}
 	}
-	return ids, nil
+	return nil, ids, nil
+}
+
+// windowPage decodes the {"page", total, records} reply of the exact window
+// path.
+func windowPage(reply []any) (*calendar.PostPage, error) {
+	total, ok1 := reply[1].(int64)
+	recs, ok2 := reply[2].([]any)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("redisstore: list posts: unexpected page reply %T %T", reply[1], reply[2])
+	}
+	page := &calendar.PostPage{Total: int(total)}
+	for _, r := range recs {
+		raw, ok := r.(string)
+		if !ok {
+			return nil, fmt.Errorf("redisstore: list posts: unexpected record %T", r)
+		}
+		p, err := storage.DecodePost([]byte(raw))
+		if err != nil {
+			return nil, fmt.Errorf("redisstore: list posts: %w", err)
+		}
+		page.Records = append(page.Records, p)
+	}
+	return page, nil
 }
 
 // groups lists every index that can narrow q; the script picks the smallest.
@@ -218,16 +260,20 @@ func (s *Store) groups(q *calendar.PostQuery) []group {
 // only widens the candidates that MatchPost then confirms.
 var safeFrom, safeTo = time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// exactScore reports whether the score of t is exact (between safeFrom and
+// safeTo).
+func exactScore(t time.Time) bool { return t.After(safeFrom) && t.Before(safeTo) }
+
 // scoreRange turns a time range into inclusive sorted-set score bounds that
 // contain every instant of the range. Scores truncate to the microsecond, so
 // exclusive bounds are widened to inclusive ones; MatchPost applies the exact
 // bounds afterwards.
 func scoreRange(r calendar.TimeRange) (lo, hi string) {
 	lo, hi = "-inf", "+inf"
-	if !r.From.IsZero() && r.From.After(safeFrom) && r.From.Before(safeTo) {
+	if !r.From.IsZero() && exactScore(r.From) {
 		lo = strconv.FormatInt(r.From.UnixMicro(), 10)
 	}
-	if !r.To.IsZero() && r.To.After(safeFrom) && r.To.Before(safeTo) {
+	if !r.To.IsZero() && exactScore(r.To) {
 		hi = strconv.FormatInt(r.To.UnixMicro(), 10)
 	}
 	return lo, hi

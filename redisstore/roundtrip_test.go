@@ -58,11 +58,14 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// small shares the calendar but fetches list candidates 100 at a time.
+	// small shares the calendar but fetches list candidates 100 at a time,
+	// and always takes the candidate path (an exact window answers in one
+	// round trip whatever the batch).
 	small, err := New(c, WithPrefix(prefix), WithFetchBatch(batch))
 	if err != nil {
 		t.Fatal(err)
 	}
+	small.noWindow = true
 	h := &tripCounter{}
 	c.AddHook(h)
 
@@ -122,6 +125,13 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 			check(fmt.Sprintf("ListPosts %s limit %d", name, limit), 3, func() error { _, err := s.ListPosts(ctx, &q); return err })
 		}
 	}
+	// An event list the exact window path answers (window.go) takes one
+	// round trip, total and records included.
+	check("ListPosts exact window", 1, func() error {
+		_, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, Limit: 5, ExcludeHidden: true,
+			End: calendar.TimeRange{From: t0.Add(time.Hour)}, Visible: calendar.Visibility{Statuses: []calendar.Status{calendar.StatusPublish}}})
+		return err
+	})
 	// Beyond one batch, each further batch costs one round trip: the
 	// candidate script, ⌈candidates/batch⌉ pipelined meta fetches, the page.
 	n := check("ListPosts 250 candidates, batch 100", 1+3+1, func() error {

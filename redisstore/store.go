@@ -30,6 +30,10 @@ type Store struct {
 	c     redis.UniversalClient
 	k     keys
 	batch int
+	// The bounds of the exact window path (window.go); tests lower them to
+	// exercise the fallback, or set noWindow to force the candidate path.
+	maxIrregular, windowBudget int
+	noWindow                   bool
 }
 
 var _ calendar.Repository = (*Store)(nil)
@@ -72,7 +76,8 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redisstore: nil client")
 	}
-	s := &Store{c: client, k: newKeys(DefaultPrefix), batch: DefaultFetchBatch}
+	s := &Store{c: client, k: newKeys(DefaultPrefix), batch: DefaultFetchBatch,
+		maxIrregular: maxIrregular, windowBudget: windowBudget}
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, err

@@ -1,0 +1,214 @@
+package redisstore
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+)
+
+// The exact window path answers the common event list — a status
+// visibility, Start and End ranges, excluded ids, nothing else — in the
+// first round trip, without sending every candidate over the wire: a wide
+// window has tens of thousands of candidates, and only the total and one page
+// are wanted.
+//
+// The total is counted with ZCOUNT on the start-sorted status sets, and only
+// a few events are confirmed one by one on their metas (windowLua). It rests
+// on the duration index {prefix}:ev:dur (durScore): if every event but a
+// few ("irregular": the maxIrregular longest, and those whose End is before
+// Start or out of the exact score range) lasts at most D, then
+//
+//   - a regular match starts in [From(End) − D, To(End)] ∩ Start, the full
+//     range; and
+//   - a regular event starting strictly inside (From(End), To(End) − D) ∩
+//     Start — the core — matches, End range included.
+//
+// So the total is the core count of the status sets every effective status
+// of which the query allows ("counted" sets), corrected by the events decided
+// on their metas with the Go predicate's rules: the irregular events, the
+// excluded ids, the two thin strips full \ core of the counted sets, and the
+// full range of the sets whose events match depending on Now or author
+// ("individual" sets: stored future when only one of publish and future is
+// allowed, and the owner's extra statuses). Scores are microseconds rounded
+// down, so a strict score bound implies the exact instant bound, and events
+// on a bound's microsecond fall in a strip.
+//
+// The page is then ordered exactly ((Start, id), as storage.ComparePosts):
+// the decided matches plus, per counted set, the first offset+limit core
+// events and their ties, sorted on the exact starts of their metas.
+//
+// Restrictions on links, Featured, PostParent and ExcludeHidden are checked
+// on the metas too. When the events must be in some sets (Featured true,
+// PostParent, any-of links), nothing is counted: the events of the smallest
+// such union in the full range are all decided on their metas. Sets whose
+// events a restriction refuses (hidden, featured when Featured is false, an
+// excluded venue) are "exceptions": their events in the full range are
+// decided on their metas, so a core event outside them matches.
+//
+// The work is bounded, because Lua blocks Redis while it runs and deciding
+// an event on its meta costs about 10 µs (HGET and decoding): at most
+// windowBudget events decided or page entries ordered, counting the
+// maxIrregular irregular events, so about 10 ms at worst. Beyond, on data
+// written before the duration index existed (ev:dur smaller than ev:start),
+// or on a query with Search, Name or IDs, the list takes the candidate path
+// (list.go), whose work is spread over round trips and the Go side.
+const (
+	maxIrregular = 128
+	windowBudget = 1024
+)
+
+// windowArgs returns the keys and arguments of the exact window path for q
+// (appended to listScript's), or ok false when q restricts something the path
+// does not handle.
+func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, args []any, ok bool) {
+	if s.noWindow || q.Kind != calendar.KindEvent || len(q.IDs) > 0 || len(q.Search) > 0 || q.Name != "" {
+		return nil, nil, false
+	}
+	lists := [][]int64{q.VenueIDs, q.OrganizerIDs, q.CategoryIDs, q.TagIDs, q.NotVenueIDs}
+	for _, ids := range append(lists, q.ExcludeIDs, []int64{q.PostParent, q.Visible.Owner}) {
+		for _, id := range ids {
+			if id > 1<<50 || id < -1<<50 {
+				return nil, nil, false // beyond what Lua numbers hold exactly
+			}
+		}
+	}
+	for _, t := range []time.Time{q.Start.From, q.Start.To, q.End.From, q.End.To} {
+		if !t.IsZero() && !exactScore(t) {
+			return nil, nil, false
+		}
+	}
+	if sec := q.Now.Unix(); sec > 1<<50 || sec < -1<<50 {
+		return nil, nil, false
+	}
+	counted, indiv := s.statusSets(q.Visible)
+	var exceptions []string
+	var groups [][]string
+	if q.Featured != nil && *q.Featured {
+		groups = append(groups, []string{s.k.evFeatured()})
+	}
+	if q.PostParent != 0 {
+		groups = append(groups, []string{s.k.evParent(q.PostParent)})
+	}
+	for i, kind := range linkKinds {
+		if g := s.linkSets(kind, lists[i]); len(g) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) > 0 {
+		// An event must be in one set of each group: the smallest group
+		// gives the events to decide, and nothing is counted.
+		if !q.Visible.IsZero() {
+			groups = append(groups, append(counted, indiv...))
+		}
+		counted, indiv = nil, nil
+	} else {
+		if q.ExcludeHidden {
+			exceptions = append(exceptions, s.k.evHidden())
+		}
+		if q.Featured != nil && !*q.Featured {
+			exceptions = append(exceptions, s.k.evFeatured())
+		}
+		exceptions = append(exceptions, s.linkSets(calendar.KindVenue, q.NotVenueIDs)...)
+	}
+	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart()}, counted...)
+	keys = append(keys, indiv...)
+	keys = append(keys, exceptions...)
+	for _, g := range groups {
+		keys = append(keys, g...)
+	}
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
+	}
+	sa1, sa2 := scoreRange(q.Start)
+	sc1, sc2 := scoreRange(q.End)
+	args = []any{firstKey, len(counted), len(indiv), len(exceptions), len(groups)}
+	for _, g := range groups {
+		args = append(args, len(g))
+	}
+	args = append(args, s.k.postPrefix(), int(calendar.KindEvent),
+		string(calendar.StatusPublish), string(calendar.StatusFuture), sa1, sa2, sc1, sc2)
+	for _, t := range []struct {
+		at   time.Time
+		excl bool
+	}{{q.Start.From, q.Start.FromExclusive}, {q.Start.To, q.Start.ToExclusive},
+		{q.End.From, q.End.FromExclusive}, {q.End.To, q.End.ToExclusive}} {
+		args = append(args, flag(!t.at.IsZero()), t.at.Unix(), t.at.Nanosecond(), flag(t.excl))
+	}
+	args = append(args, q.Now.Unix(), q.Now.Nanosecond(), flag(q.Visible.IsZero()), q.Visible.Owner)
+	args = append(args, len(q.Visible.Statuses))
+	for _, st := range q.Visible.Statuses {
+		args = append(args, string(st))
+	}
+	args = append(args, len(q.Visible.OwnStatuses))
+	for _, st := range q.Visible.OwnStatuses {
+		args = append(args, string(st))
+	}
+	args = append(args, len(q.ExcludeIDs))
+	for _, id := range q.ExcludeIDs {
+		args = append(args, strconv.FormatInt(id, 10))
+	}
+	featured := "-"
+	if q.Featured != nil {
+		featured = flag(*q.Featured)
+	}
+	args = append(args, featured, q.PostParent, flag(q.ExcludeHidden))
+	for _, ids := range lists {
+		args = append(args, len(ids))
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget)
+	return keys, args, true
+}
+
+// linkSets returns the distinct sets of the events linked to ids of kind.
+func (s *Store) linkSets(kind calendar.Kind, ids []int64) []string {
+	var out []string
+	for _, id := range ids {
+		if k := s.k.evLink(kind, id); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// statusSets splits the start-sorted status sets a visibility can match in:
+// counted sets, every event of which has an allowed effective status, and
+// individual sets, whose events are allowed or not depending on their date
+// (stored future: published once its date passed) or their author.
+func (s *Store) statusSets(v calendar.Visibility) (counted, indiv []string) {
+	if v.IsZero() {
+		return []string{s.k.evStart()}, nil
+	}
+	allowed := func(st calendar.Status) bool { return slices.Contains(v.Statuses, st) }
+	stored := slices.Clone(v.Statuses)
+	if v.Owner != 0 {
+		stored = append(stored, v.OwnStatuses...)
+	}
+	if slices.Contains(stored, calendar.StatusPublish) {
+		stored = append(stored, calendar.StatusFuture)
+	}
+	var done []calendar.Status
+	for _, st := range stored {
+		if slices.Contains(done, st) {
+			continue
+		}
+		done = append(done, st)
+		all := allowed(st)
+		if st == calendar.StatusFuture {
+			all = allowed(calendar.StatusFuture) && allowed(calendar.StatusPublish)
+		}
+		if all {
+			counted = append(counted, s.k.evStatus(st))
+		} else {
+			indiv = append(indiv, s.k.evStatus(st))
+		}
+	}
+	return counted, indiv
+}

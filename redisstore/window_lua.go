@@ -1,0 +1,314 @@
+package redisstore
+
+// windowLua defines window(wa), the exact window path of listScript (see
+// window.go for the reasoning and the arguments). It returns
+// {"page", total, records} or nil when it cannot answer within its bounds
+// (more than maxIrregular events without a finite duration, more than
+// windowBudget metas to check or records to order, indexes of an older
+// version, values Lua numbers cannot hold exactly); listScript then falls
+// back to returning candidates.
+//
+// Scores are compared as Lua numbers (doubles): every score the path relies
+// on is an integer below 2^53 (exactScore), and bounds go back to Redis
+// formatted with %.17g, so nothing is rounded.
+const windowLua = `
+local byte, huge = string.byte, math.huge
+
+local function fmt(x)
+  if x == huge then return '+inf' elseif x == -huge then return '-inf' end
+  return string.format('%.17g', x)
+end
+local function excl(x)
+  if x == huge or x == -huge then return fmt(x) end
+  return '(' .. fmt(x)
+end
+local function num(s)
+  if s == '-inf' then return -huge elseif s == '+inf' then return huge end
+  return tonumber(s)
+end
+
+local function window(wa)
+  local a = wa
+  local function arg() local v = ARGV[a]; a = a + 1; return v end
+  local fk = tonumber(arg())
+  local metaKey, durKey, startKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2]
+  local k = fk + 3
+  local function keyList(n)
+    local out = {}
+    for i = 1, n do out[i] = KEYS[k]; k = k + 1 end
+    return out
+  end
+  local counted = keyList(tonumber(arg()))
+  local indiv = keyList(tonumber(arg()))
+  local exceptions = keyList(tonumber(arg()))
+  local groups = {}
+  for g = 1, tonumber(arg()) do groups[g] = keyList(tonumber(arg())) end
+  local prefix, evKind, stPublish, stFuture = arg(), tonumber(arg()), arg(), arg()
+  local sa1, sa2, sc1, sc2 = num(arg()), num(arg()), num(arg()), num(arg())
+  local function bound()
+    local has, s, n, x = arg() == '1', tonumber(arg()), tonumber(arg()), arg() == '1'
+    if has then return {s, n, x} end
+  end
+  local sFrom, sTo, eFrom, eTo = bound(), bound(), bound(), bound()
+  local nowS, nowN = tonumber(arg()), tonumber(arg())
+  local visZero, owner = arg() == '1', tonumber(arg())
+  local allowed, own, excluded, exclList = {}, {}, {}, {}
+  for _ = 1, tonumber(arg()) do allowed[arg()] = true end
+  for _ = 1, tonumber(arg()) do own[arg()] = true end
+  for i = 1, tonumber(arg()) do local v = arg(); excluded[v] = true; exclList[i] = v end
+  local wantFeatured, parent, excludeHidden = arg(), tonumber(arg()), arg() == '1'
+  local function idSet()
+    local n = tonumber(arg())
+    if n == 0 then return nil end
+    local set = {}
+    for _ = 1, n do set[tonumber(arg())] = true end
+    return set
+  end
+  local anyOf = {idSet(), idSet(), idSet(), idSet()} -- venues, organizers, categories, tags
+  local notVenues = idSet()
+  local offset, limit, countOnly = tonumber(arg()), tonumber(arg()), arg() == '1'
+  local maxIrregular, budget = tonumber(arg()), tonumber(arg())
+
+  -- Metas, as encodeMeta writes them; bad is set on anything unexpected.
+  local bad = false
+  local function uv(m, p)
+    local x, mul = 0, 1
+    while true do
+      local c = byte(m, p)
+      if not c or mul > 2 ^ 49 then bad = true; return 0, p end
+      p = p + 1
+      if c < 128 then
+        x = x + c * mul
+        if x >= 2 ^ 52 then bad = true end
+        return x, p
+      end
+      x, mul = x + (c - 128) * mul, mul * 128
+    end
+  end
+  local function sv(m, p)
+    local u
+    u, p = uv(m, p)
+    if u % 2 == 1 then return -(u + 1) / 2, p end
+    return u / 2, p
+  end
+  local function decode(m)
+    if byte(m, 1) ~= 1 or not byte(m, 2) then bad = true; return end
+    local n, p = uv(m, 3)
+    local status = string.sub(m, p, p + n - 1)
+    p = p + n
+    local author, dS, dN, sS, sN, eS, eN
+    author, p = sv(m, p)
+    dS, p = sv(m, p); dN, p = uv(m, p)
+    sS, p = sv(m, p); sN, p = uv(m, p)
+    eS, p = sv(m, p); eN, p = uv(m, p)
+    return byte(m, 2), status, author, dS, dN, sS, sN, eS, eN, p
+  end
+  -- The flags, parent and links that follow the end at position p.
+  local function rest(m, p)
+    local flags = byte(m, p)
+    if not flags then bad = true; return end
+    local parent, links = nil, {}
+    parent, p = sv(m, p + 1)
+    for i = 1, 4 do
+      local n
+      n, p = uv(m, p)
+      if n > #m then bad = true; return end
+      local ids = {}
+      for j = 1, n do ids[j], p = sv(m, p) end
+      links[i] = ids
+    end
+    if p ~= #m + 1 then bad = true end
+    return flags % 2 == 1, flags % 4 >= 2, parent, links
+  end
+  local function meets(set, ids)
+    for _, id in ipairs(ids) do if set[id] then return true end end
+    return false
+  end
+  local function cmpT(as, an, bs, bn)
+    if as ~= bs then if as < bs then return -1 end return 1 end
+    if an ~= bn then if an < bn then return -1 end return 1 end
+    return 0
+  end
+  -- calendar.TimeRange.Contains
+  local function contains(from, to, s, n)
+    if from then
+      local c = cmpT(s, n, from[1], from[2])
+      if c < 0 or c == 0 and from[3] then return false end
+    end
+    if to then
+      local c = cmpT(s, n, to[1], to[2])
+      if c > 0 or c == 0 and to[3] then return false end
+    end
+    return true
+  end
+  -- storage.MatchPost for the restrictions this path accepts.
+  local function match(id, m)
+    local kind, status, author, dS, dN, sS, sN, eS, eN, p = decode(m)
+    if bad or kind ~= evKind or excluded[id] then return false end
+    local featured, hidden, par, links = rest(m, p)
+    if bad then return false end
+    if wantFeatured == '1' and not featured or wantFeatured == '0' and featured then return false end
+    if parent ~= 0 and par ~= parent or excludeHidden and hidden then return false end
+    for i = 1, 4 do
+      if anyOf[i] and not meets(anyOf[i], links[i]) then return false end
+    end
+    if notVenues and meets(notVenues, links[1]) then return false end
+    if status == stFuture and cmpT(dS, dN, nowS, nowN) <= 0 then status = stPublish end
+    if not visZero and not allowed[status] and not (owner ~= 0 and author == owner and own[status]) then return false end
+    if not contains(sFrom, sTo, sS, sN) or not contains(eFrom, eTo, eS, eN) then return false end
+    return true, sS, sN
+  end
+
+  -- D0 bounds every finite duration but those of fewer than maxIrregular
+  -- events; those and the infinite ones are the irregular events.
+  local n = redis.call('ZCARD', durKey)
+  if n ~= redis.call('ZCARD', startKey) then return nil end
+  local d0, irregular = -1, nil
+  if n > maxIrregular then
+    local r = redis.call('ZRANGE', durKey, n - maxIrregular, n - maxIrregular, 'WITHSCORES')
+    d0 = tonumber(r[2])
+    if not d0 or d0 > 1e15 then return nil end
+    irregular = redis.call('ZRANGEBYSCORE', durKey, '(' .. fmt(d0), '+inf')
+  else
+    irregular = redis.call('ZRANGE', durKey, 0, -1)
+  end
+  -- A regular match starts in [fullLo, fullHi]; a regular event of a
+  -- counted set that starts in (coreLo, coreHi) matches.
+  local fullLo, fullHi = math.max(sa1, sc1 - d0 - 1), math.min(sa2, sc2)
+  local coreLo, coreHi = math.max(sa1, sc1), math.min(sa2, sc2 - d0 - 1)
+  local coreOK = coreLo < coreHi
+  local strips = {}
+  if fullLo <= fullHi then
+    if coreOK then
+      strips = {{fullLo, coreLo}, {coreHi, fullHi}}
+    else
+      strips = {{fullLo, fullHi}}
+    end
+  end
+  local work = #irregular + #exclList
+  for _, k in ipairs(counted) do
+    for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, fmt(r[1]), fmt(r[2])) end
+  end
+  -- Besides: the full range of the individual sets, of the exception sets
+  -- (events of the counted sets that a restriction may refuse: hidden,
+  -- featured, at an excluded venue) and of the smallest restricting group
+  -- (the union of the sets an event must be in: featured, children, links,
+  -- statuses), when there is one; a restricting group replaces counting.
+  local best
+  if fullLo <= fullHi then
+    for _, k in ipairs(indiv) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+    for _, k in ipairs(exceptions) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+    local bestCount
+    for _, g in ipairs(groups) do
+      local c = 0
+      for _, k in ipairs(g) do c = c + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+      if not best or c < bestCount then best, bestCount = g, c end
+    end
+    if best then work = work + bestCount end
+  end
+  if work > budget then return nil end
+
+  local total = 0
+  if coreOK then
+    for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, excl(coreLo), excl(coreHi)) end
+  end
+  -- Each event decided on its meta is taken out of the count if the core
+  -- count holds it, and put back (and in the pool) if it matches.
+  local seen, pool = {}, {}
+  local function decide(id, inCore)
+    if seen[id] then return end
+    seen[id] = true
+    if inCore == nil then
+      inCore = false
+      if coreOK then
+        for _, k in ipairs(counted) do
+          local sc = redis.call('ZSCORE', k, id)
+          if sc then
+            sc = tonumber(sc)
+            inCore = sc ~= nil and sc > coreLo and sc < coreHi
+            break
+          end
+        end
+      end
+    end
+    if inCore then total = total - 1 end
+    local m = redis.call('HGET', metaKey, id)
+    if not m then
+      if inCore then bad = true end
+      return
+    end
+    local ok, sS, sN = match(id, m)
+    if ok then
+      total = total + 1
+      pool[#pool + 1] = {sS, sN, tonumber(id), id}
+    end
+  end
+  for _, id in ipairs(irregular) do decide(id, nil) end
+  for _, id in ipairs(exclList) do decide(id, nil) end
+  for _, k in ipairs(counted) do
+    for _, r in ipairs(strips) do
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(r[1]), fmt(r[2]))) do decide(id, false) end
+    end
+  end
+  if fullLo <= fullHi then
+    for _, k in ipairs(indiv) do
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
+    end
+    for _, k in ipairs(exceptions) do
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+    end
+    for _, k in ipairs(best or {}) do
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+    end
+  end
+  if bad then return nil end
+
+  -- The page: the first need core events of each counted set (and every
+  -- event tied with the last of them) join the pool, which then holds the
+  -- first need matches in list order.
+  local need = 0
+  if not countOnly then
+    if limit > 0 then need = offset + limit else need = total end
+  end
+  if need > budget then return nil end
+  if need > 0 and coreOK then
+    local skip = 0
+    for _ in pairs(seen) do skip = skip + 1 end
+    for _, k in ipairs(counted) do
+      local want = need + skip
+      local r = redis.call('ZRANGEBYSCORE', k, excl(coreLo), excl(coreHi), 'WITHSCORES', 'LIMIT', 0, want)
+      local ids = {}
+      for i = 1, #r, 2 do ids[#ids + 1] = r[i] end
+      if #ids == want then
+        for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[#r], r[#r])) do ids[#ids + 1] = id end
+      end
+      for _, id in ipairs(ids) do
+        if not seen[id] then
+          seen[id] = true
+          local m = redis.call('HGET', metaKey, id)
+          if not m then return nil end
+          local _, _, _, _, _, sS, sN = decode(m)
+          pool[#pool + 1] = {sS, sN, tonumber(id), id}
+        end
+      end
+    end
+    if bad then return nil end
+  end
+  table.sort(pool, function(x, y)
+    if x[1] ~= y[1] then return x[1] < y[1] end
+    if x[2] ~= y[2] then return x[2] < y[2] end
+    return x[3] < y[3]
+  end)
+  local recs = {}
+  if not countOnly then
+    local hi = #pool
+    if limit > 0 and offset + limit < hi then hi = offset + limit end
+    for i = offset + 1, hi do
+      local v = redis.call('GET', prefix .. pool[i][4])
+      if not v then return nil end
+      recs[#recs + 1] = v
+    end
+  end
+  return {'page', total, recs}
+end
+`
