@@ -128,10 +128,19 @@ func (c *commit) reindex(old, now []zentry, member string) {
 // commit was decided on, so the caller reads again.
 var errStale = fmt.Errorf("redisstore: stale read")
 
+// layoutVersion numbers the key layout of this driver (which indexes exist
+// and what they hold). It is stored with the record encoding version in the
+// calendar's format key; a calendar written with another layout is refused
+// rather than answered from indexes it does not have.
+const layoutVersion = 2
+
+// storeFormat is the value of the format key: "<encoding>.<layout>".
+var storeFormat = strconv.Itoa(storage.FormatVersion) + "." + strconv.Itoa(layoutVersion)
+
 // run executes the commit and returns the id and slug it used.
 func (s *Store) run(ctx context.Context, op string, c *commit) (int64, string, error) {
 	args := make([]any, 0, 8+len(c.guards)+len(c.ops))
-	args = append(args, c.prefix, storage.FormatVersion, calendar.MaxSlugLen, c.ng)
+	args = append(args, c.prefix, storeFormat, calendar.MaxSlugLen, c.ng)
 	args = append(args, c.guards...)
 	if c.id == nil {
 		return 0, "", fmt.Errorf("redisstore: %s: commit without id", op)
@@ -159,8 +168,8 @@ func (s *Store) run(ctx context.Context, op string, c *commit) (int64, string, e
 	case "stale":
 		return 0, "", errStale
 	case "format":
-		return 0, "", fmt.Errorf("redisstore: %s: calendar stored with format version %s, this driver writes %d: %w",
-			op, res[1], storage.FormatVersion, storage.ErrBadRecord)
+		return 0, "", fmt.Errorf("redisstore: %s: calendar stored with format %s, this driver writes %s (encoding.layout): %w",
+			op, res[1], storeFormat, storage.ErrBadRecord)
 	}
 	return 0, "", fmt.Errorf("redisstore: %s: unexpected reply %q", op, res)
 }

@@ -10,7 +10,7 @@
 // atomic Lua script. Several calendars share a server by using different
 // prefixes (WithPrefix). With prefix "cal" the keys are:
 //
-//	{cal}:format                 record encoding version (storage.FormatVersion)
+//	{cal}:format                 "<encoding>.<layout>": storage.FormatVersion and the key layout version
 //	{cal}:seq:post, seq:term     id sequences (INCR)
 //	{cal}:post:<id>              a post, encoded with storage.EncodePost
 //	{cal}:term:<id>              a term, encoded with storage.EncodeTerm
