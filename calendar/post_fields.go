@@ -101,8 +101,8 @@ func (s *Service) applyCommon(ctx context.Context, c caller, v *Validation, rec 
 	return nil
 }
 
-// setText writes one language's text; an empty text removes the translation
-// so reads fall back, unless it is the record's only text.
+// setText writes one language's text. An empty text is kept as such: it
+// clears the field in that language (domain §10) rather than falling back.
 func setText(t Text, lang Lang, s string) Text {
 	if t == nil {
 		t = Text{}
@@ -111,7 +111,7 @@ func setText(t Text, lang Lang, s string) Text {
 	return t
 }
 
-// checkFlag converts an optional boolean into the stored pointer form.
+// setFlag stores a sent boolean in its pointer form (nil: never set).
 func setFlag(dst **bool, o Opt[bool]) {
 	if o.Set {
 		*dst = boolPtr(o.Value)

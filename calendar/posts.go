@@ -61,8 +61,8 @@ func (s *Service) findPost(ctx context.Context, kind Kind, ref Ref) (*PostRecord
 	return p, nil
 }
 
-// checkRead decides whether the caller may read post p in full. protected is
-// true when it may be listed only with its content blanked.
+// checkRead decides whether the caller may read post p in full: the error
+// says why not (not accessible, no longer available, password protected).
 func (s *Service) checkRead(c caller, p *PostRecord, now time.Time, password string) error {
 	st := p.EffectiveStatus(now)
 	codes := codesOf(p.Kind)
