@@ -113,3 +113,48 @@ func TestConcurrentPinnedVersions(t *testing.T) {
 		t.Fatalf("wins %d conflicts %d", wins, conflicts)
 	}
 }
+
+// Concurrent creates of one name make one record: the other writers get
+// term_exists (terms) or the same record (venues, and terms named on events).
+func TestConcurrentCreatesByName(t *testing.T) {
+	f := newFixture(t)
+	const n = 12
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	termIDs, venueIDs, linked := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
+	exists := 0
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			tm, terr := f.cal.CreateTerm(as(editor), calendar.TaxonomyCategory, calendar.TermInput{Name: s("Blues")}, calendar.WriteOptions{})
+			v, verr := f.cal.CreateVenue(as(editor), calendar.VenueInput{Name: s("Same Hall")}, calendar.WriteOptions{})
+			in := eventIn(fmt.Sprint("E", i), "2026-04-01 10:00", "2026-04-01 11:00")
+			in.Tags = calendar.Some([]calendar.TermRef{{Name: "Late"}})
+			ev, eerr := f.cal.CreateEvent(as(editor), in, calendar.WriteOptions{})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case terr == nil:
+				termIDs[tm.ID] = true
+			case calendar.CodeOf(terr) == calendar.CodeInvalid:
+				exists++
+			default:
+				t.Error(terr)
+			}
+			if verr != nil || eerr != nil {
+				t.Error(verr, eerr)
+				return
+			}
+			venueIDs[v.ID] = true
+			linked[ev.Tags[0].ID] = true
+		}(i)
+	}
+	wg.Wait()
+	if len(termIDs) != 1 || exists != n-1 {
+		t.Fatalf("terms created %d, term_exists %d", len(termIDs), exists)
+	}
+	if len(venueIDs) != 1 || len(linked) != 1 {
+		t.Fatalf("venues %v, tags named on events %v: one record each expected", venueIDs, linked)
+	}
+}

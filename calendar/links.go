@@ -108,7 +108,10 @@ func (s *Service) planTerms(ctx context.Context, c caller, v *Validation, plan *
 			continue
 		}
 		plan.items[kind] = append(plan.items[kind], linkItem{create: func(ctx context.Context) (int64, error) {
-			// Look again: an earlier item of the same write may have created it.
+			// Look again: an earlier item of the same write, or a concurrent
+			// writer, may have created it.
+			s.byName.Lock()
+			defer s.byName.Unlock()
 			terms, err := s.repo.ListTerms(ctx, tax)
 			if err != nil {
 				return 0, s.storageErr(ctx, "list terms", err)
@@ -186,6 +189,8 @@ func (s *Service) planPost(ctx context.Context, c caller, v *Validation, plan *l
 	}
 	name := rec.Title.Get(lang, lang)
 	plan.items[kind] = append(plan.items[kind], linkItem{create: func(ctx context.Context) (int64, error) {
+		s.byName.Lock()
+		defer s.byName.Unlock()
 		if existing, err := s.postByName(ctx, kind, name); err != nil || existing != nil {
 			if existing != nil {
 				return existing.ID, nil

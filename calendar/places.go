@@ -183,6 +183,8 @@ func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	s.byName.Lock()
+	defer s.byName.Unlock()
 	existing, err := s.postByName(ctx, kind, rec.Title.Get(lang, lang))
 	if err != nil {
 		return nil, err

@@ -12,6 +12,11 @@ type Service struct {
 	repo   Repository
 	zones  sync.Map // zone name → *time.Location: loading a zone reads a file
 	counts termCounts
+	// byName serializes "look up by name, create if absent" (terms, and
+	// venues/organizers reused by name), so concurrent writers in this
+	// process never create two records of one name. Across processes
+	// sharing a store the check stays best-effort; slugs stay unique.
+	byName sync.Mutex
 	settings
 }
 

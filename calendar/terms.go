@@ -156,6 +156,8 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	if err != nil {
 		return nil, err
 	}
+	s.byName.Lock()
+	defer s.byName.Unlock()
 	all, err := s.repo.ListTerms(ctx, tax)
 	if err != nil {
 		return nil, s.storageErr(ctx, "list terms", err)
