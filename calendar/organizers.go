@@ -25,7 +25,7 @@ func (s *Service) CreateOrganizer(ctx context.Context, in OrganizerInput, opt Wr
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).organizer(rec), nil
+	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }
 
 // GetOrganizer reads one organizer by id or slug.
@@ -34,7 +34,7 @@ func (s *Service) GetOrganizer(ctx context.Context, ref Ref, opt ReadOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).organizer(rec), nil
+	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }
 
 // UpdateOrganizer changes the fields that are set in in.
@@ -43,7 +43,7 @@ func (s *Service) UpdateOrganizer(ctx context.Context, ref Ref, in OrganizerInpu
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).organizer(rec), nil
+	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }
 
 // DeleteOrganizer trashes an organizer, or removes it for good with opt.Force.
@@ -52,7 +52,7 @@ func (s *Service) DeleteOrganizer(ctx context.Context, ref Ref, opt DeleteOption
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).organizer(rec), nil
+	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }
 
 // ListOrganizers returns one page of organizers.

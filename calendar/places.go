@@ -154,8 +154,9 @@ func window[T any](all []T, offset, limit int) []T {
 	return all[offset:end]
 }
 
-// placeView is the renderer for a single venue or organizer read.
-func (s *Service) placeView(ctx context.Context, rec *PostRecord, lang Lang) *render {
+// placeView is the renderer for a single venue or organizer read (the
+// language was validated by the operation).
+func (s *Service) placeView(ctx context.Context, lang Lang) *render {
 	l, err := s.lang(lang)
 	if err != nil {
 		l = s.defaultLang

@@ -28,16 +28,20 @@ func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.T
 func (r *render) preload(events []*PostRecord) error {
 	var postIDs, termIDs []int64
 	for _, e := range events {
-		for _, id := range append(append([]int64(nil), e.VenueIDs...), e.OrganizerIDs...) {
-			if _, ok := r.posts[id]; !ok {
-				postIDs = append(postIDs, id)
-				r.posts[id] = nil
+		for _, ids := range [...][]int64{e.VenueIDs, e.OrganizerIDs} {
+			for _, id := range ids {
+				if _, ok := r.posts[id]; !ok {
+					postIDs = append(postIDs, id)
+					r.posts[id] = nil
+				}
 			}
 		}
-		for _, id := range append(append([]int64(nil), e.CategoryIDs...), e.TagIDs...) {
-			if _, ok := r.terms[id]; !ok {
-				termIDs = append(termIDs, id)
-				r.terms[id] = nil
+		for _, ids := range [...][]int64{e.CategoryIDs, e.TagIDs} {
+			for _, id := range ids {
+				if _, ok := r.terms[id]; !ok {
+					termIDs = append(termIDs, id)
+					r.terms[id] = nil
+				}
 			}
 		}
 	}
@@ -192,13 +196,9 @@ func (s *Service) eventZone(name string) *time.Location {
 	if name == "" {
 		return s.siteZone
 	}
-	if loc, ok := s.zones.Load(name); ok {
-		return loc.(*time.Location)
-	}
-	loc, err := ParseZone(name)
+	loc, err := ParseZone(name) // cached by ParseZone
 	if err != nil {
 		return s.siteZone
 	}
-	s.zones.Store(name, loc)
 	return loc
 }

@@ -10,7 +10,6 @@ import (
 // top of a Repository. Create one with New; it is safe for concurrent use.
 type Service struct {
 	repo   Repository
-	zones  sync.Map // zone name → *time.Location: loading a zone reads a file
 	counts termCounts
 	// byName serializes "look up by name, create if absent" (terms, and
 	// venues/organizers reused by name), so concurrent writers in this

@@ -51,7 +51,7 @@ func (s *Service) CreateVenue(ctx context.Context, in VenueInput, opt WriteOptio
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).venue(rec), nil
+	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }
 
 // GetVenue reads one venue by id or slug.
@@ -60,7 +60,7 @@ func (s *Service) GetVenue(ctx context.Context, ref Ref, opt ReadOptions) (*Venu
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).venue(rec), nil
+	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }
 
 // UpdateVenue changes the fields that are set in in.
@@ -69,7 +69,7 @@ func (s *Service) UpdateVenue(ctx context.Context, ref Ref, in VenueInput, opt W
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).venue(rec), nil
+	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }
 
 // DeleteVenue trashes a venue, or removes it for good with opt.Force (its
@@ -79,7 +79,7 @@ func (s *Service) DeleteVenue(ctx context.Context, ref Ref, opt DeleteOptions) (
 	if err != nil {
 		return nil, err
 	}
-	return s.placeView(ctx, rec, opt.Lang).venue(rec), nil
+	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }
 
 // ListVenues returns one page of venues.
