@@ -40,7 +40,7 @@ type DeleteOptions struct {
 }
 
 // Calendar is every operation of the calendar. The caller is the Principal
-// on ctx (none: trusted system code). *Service implements it.
+// on ctx (none: Anonymous; trusted code passes System). *Service implements it.
 type Calendar interface {
 	ListEvents(ctx context.Context, q EventQuery) (*EventPage, error)
 	GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Event, error)

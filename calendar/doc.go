@@ -11,6 +11,7 @@
 // the same behaviour.
 //
 // The caller of every operation is the Principal carried by the context (see
-// WithPrincipal). A context without a principal is trusted system code with
-// every right, so embedding applications and tests need no ceremony.
+// WithPrincipal). A context without a principal is anonymous, so a handler
+// that forgets to attach its user gets no rights; trusted code (tools, jobs,
+// tests) says so explicitly with the System principal.
 package calendar

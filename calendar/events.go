@@ -135,7 +135,7 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 	}
 	now := s.now()
 	var v Validation
-	rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: c.ID}
+	rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: s.authorOf(c)}
 	plan, err := s.planEventLinks(ctx, c, &v, in, lang)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 func Example() {
 	now := func() time.Time { return time.Date(2026, 3, 6, 12, 0, 0, 0, time.UTC) }
 	cal := calendar.New(memstore.New(), calendar.WithClock(now))
-	ctx := context.Background() // no principal: trusted code with every right
+	ctx := calendar.WithPrincipal(context.Background(), calendar.System) // trusted code, every right
 
 	_, err := cal.CreateEvent(ctx, calendar.EventInput{
 		Title:     calendar.Some("Jazz Night"),
@@ -58,7 +58,8 @@ func ExampleWithPrincipal() {
 // Every bad argument is named at once.
 func ExampleError() {
 	cal := calendar.New(memstore.New())
-	_, err := cal.CreateEvent(context.Background(), calendar.EventInput{
+	ctx := calendar.WithPrincipal(context.Background(), calendar.System)
+	_, err := cal.CreateEvent(ctx, calendar.EventInput{
 		Title: calendar.Some("x"), StartDate: calendar.Some("soonish"), EndDate: calendar.Some("2026-02-30"),
 	}, calendar.WriteOptions{})
 	var ce *calendar.Error
@@ -74,7 +75,7 @@ func ExampleError() {
 // Updates are partial: only the fields that are set change.
 func ExampleService_UpdateEvent() {
 	cal := calendar.New(memstore.New())
-	ctx := context.Background()
+	ctx := calendar.WithPrincipal(context.Background(), calendar.System)
 	ev, _ := cal.CreateEvent(ctx, calendar.EventInput{
 		Title: calendar.Some("Talk"), Description: calendar.Some("About Go"),
 		StartDate: calendar.Some("2030-05-01 10:00"), EndDate: calendar.Some("2030-05-01 11:00"),

@@ -66,7 +66,7 @@ func as(p calendar.Principal) context.Context {
 	return calendar.WithPrincipal(context.Background(), p)
 }
 
-var system = context.Background()
+var system = calendar.WithPrincipal(context.Background(), calendar.System)
 
 func s(v string) calendar.Opt[string] { return calendar.Some(v) }
 

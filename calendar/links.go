@@ -175,7 +175,7 @@ func (s *Service) planPost(ctx context.Context, c caller, v *Validation, plan *l
 		plan.items[kind] = append(plan.items[kind], linkItem{id: id})
 		return nil
 	}
-	rec := &PostRecord{Kind: kind, Lang: lang, Author: c.ID}
+	rec := &PostRecord{Kind: kind, Lang: lang, Author: s.authorOf(c)}
 	var nv Validation
 	if err := s.applyCommon(ctx, c, &nv, rec, nested, lang, s.siteZone, now, true); err != nil {
 		return err

@@ -25,6 +25,8 @@ type settings struct {
 	now         func() time.Time
 	logger      *slog.Logger
 	countTTL    time.Duration
+	// defaultAuthor is the author of posts System creates without naming one.
+	defaultAuthor int64
 }
 
 // DefaultMaxPerPage is the largest page size unless WithMaxPerPage says otherwise.
@@ -59,6 +61,14 @@ func WithClock(now func() time.Time) Option { return func(s *settings) { s.now =
 // once; the TTL bounds how stale a count may be after writes by other
 // processes sharing the store. Zero or less turns the cache off.
 func WithTermCountTTL(d time.Duration) Option { return func(s *settings) { s.countTTL = d } }
+
+// DefaultAuthor is the author of posts created by the System principal
+// without an author, unless WithDefaultAuthor says otherwise.
+const DefaultAuthor = 1
+
+// WithDefaultAuthor sets the user id that posts created as System get when
+// the write names no author (default DefaultAuthor), so author 0 never appears.
+func WithDefaultAuthor(id int64) Option { return func(s *settings) { s.defaultAuthor = id } }
 
 // WithLogger sets the logger for unexpected storage errors (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }

@@ -175,7 +175,7 @@ func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput
 		return nil, err
 	}
 	now := s.now()
-	rec := &PostRecord{Kind: kind, Lang: lang, Author: c.ID}
+	rec := &PostRecord{Kind: kind, Lang: lang, Author: s.authorOf(c)}
 	var v Validation
 	if err := s.applyCommon(ctx, c, &v, rec, common, lang, s.siteZone, now, true); err != nil {
 		return nil, err

@@ -16,6 +16,9 @@ const (
 	RoleContributor   Role = "contributor"
 	RoleSubscriber    Role = "subscriber"
 	RoleAnonymous     Role = "anonymous"
+	// RoleSystem is the role of the System principal only. No user table
+	// can grant it (ParseRole refuses it).
+	RoleSystem Role = "system"
 )
 
 // ParseRole accepts the role names of the user table.
@@ -34,22 +37,37 @@ type Principal struct {
 	Role Role
 }
 
-// Anonymous is the principal of a caller without credentials.
+// Anonymous is the principal of a caller without credentials. A context
+// without any principal is anonymous too.
 var Anonymous = Principal{Role: RoleAnonymous}
 
+// System is the principal of trusted code (tools, jobs, migrations, tests):
+// every right, no user behind it. Posts it creates get the calendar's
+// default author (WithDefaultAuthor) unless the write names one. Only code
+// that means it asks for it; the HTTP adapter never passes it.
+var System = Principal{Role: RoleSystem}
+
 // IsAnonymous reports whether p is the anonymous caller.
-func (p Principal) IsAnonymous() bool { return p.ID == 0 || p.Role == RoleAnonymous || p.Role == "" }
+func (p Principal) IsAnonymous() bool {
+	if p.Role == RoleSystem {
+		return false
+	}
+	return p.ID == 0 || p.Role == RoleAnonymous || p.Role == ""
+}
+
+// IsSystem reports whether p is the System principal.
+func (p Principal) IsSystem() bool { return p.Role == RoleSystem }
 
 type principalKey struct{}
 
-// WithPrincipal returns a context whose operations run as p. The HTTP adapter
-// always sets one (Anonymous when no credentials were given).
+// WithPrincipal returns a context whose operations run as p. Without it an
+// operation runs as Anonymous; trusted code passes System explicitly.
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// PrincipalFrom returns the principal on ctx; ok is false for trusted system
-// code (no principal set), which has every right.
+// PrincipalFrom returns the principal on ctx; ok is false when none is set
+// (the caller is then anonymous).
 func PrincipalFrom(ctx context.Context) (p Principal, ok bool) {
 	p, ok = ctx.Value(principalKey{}).(Principal)
 	return p, ok
@@ -64,7 +82,10 @@ type caller struct {
 func callerFrom(ctx context.Context) caller {
 	p, ok := PrincipalFrom(ctx)
 	if !ok {
-		return caller{system: true, Principal: Principal{Role: RoleAdministrator}}
+		return caller{Principal: Anonymous}
+	}
+	if p.IsSystem() {
+		return caller{system: true, Principal: System}
 	}
 	if p.IsAnonymous() {
 		return caller{Principal: Anonymous}
@@ -139,4 +160,13 @@ func (c caller) deny(msg string) error {
 type UserDirectory interface {
 	// LookupUser returns the user with that id; ok is false when there is none.
 	LookupUser(ctx context.Context, id int64) (p Principal, ok bool, err error)
+}
+
+// authorOf is the author of a post c creates without naming one: its own id,
+// or the default author for System.
+func (s *Service) authorOf(c caller) int64 {
+	if c.system {
+		return s.defaultAuthor
+	}
+	return c.ID
 }

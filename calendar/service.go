@@ -24,11 +24,12 @@ var _ Calendar = (*Service)(nil)
 // New returns a Service storing its records in repo.
 func New(repo Repository, opts ...Option) *Service {
 	s := &Service{repo: repo, settings: settings{
-		siteZone:    time.UTC,
-		defaultLang: "en",
-		maxPerPage:  DefaultMaxPerPage,
-		now:         time.Now,
-		countTTL:    DefaultTermCountTTL,
+		siteZone:      time.UTC,
+		defaultLang:   "en",
+		defaultAuthor: DefaultAuthor,
+		maxPerPage:    DefaultMaxPerPage,
+		now:           time.Now,
+		countTTL:      DefaultTermCountTTL,
 	}}
 	for _, o := range opts {
 		o(&s.settings)
@@ -39,6 +40,9 @@ func New(repo Repository, opts ...Option) *Service {
 	}
 	if s.maxPerPage <= 0 {
 		s.maxPerPage = DefaultMaxPerPage
+	}
+	if s.defaultAuthor <= 0 {
+		s.defaultAuthor = DefaultAuthor
 	}
 	if !s.defaultLang.Valid() {
 		s.defaultLang = "en"

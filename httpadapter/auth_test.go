@@ -98,3 +98,17 @@ func TestWriteRefusedBeforeValidation(t *testing.T) {
 	// Bearer editor can write.
 	e.do("PATCH", "/wp-json/calendar/events/v1/events/"+itoa(f.event), map[string]any{"excerpt": "by token"}, header("Authorization", "Bearer tok-editor")).must(t, 200)
 }
+
+// The wire never acts as System, even when a (misconfigured) authenticator
+// hands it out: the request is refused and nothing is written.
+func TestAuthenticatorCannotGrantSystem(t *testing.T) {
+	e := newEnv(t, WithAuthenticator(BearerAuth(map[string]calendar.Principal{"root": calendar.System})))
+	r := e.do("POST", testNS+"/categories", `{"name":"Via System"}`, header("Authorization", "Bearer root"))
+	if r.Code != 401 && r.Code != 403 {
+		t.Fatalf("status %d, want 401/403; body %s", r.Code, r.Raw)
+	}
+	terms, err := e.cal.ListTerms(as(0), calendar.TaxonomyCategory, calendar.TermQuery{Search: "Via System"})
+	if err != nil || terms.Total != 0 {
+		t.Fatalf("a term was written: %+v %v", terms, err)
+	}
+}

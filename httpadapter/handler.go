@@ -241,6 +241,12 @@ func (h *Handler) prepare(rt *Route, w http.ResponseWriter, r *http.Request, s *
 		if err != nil {
 			return errInvalidCredentials()
 		}
+		if ok && p.IsSystem() {
+			// The wire never acts as System: an authenticator that
+			// hands it out is misconfigured, and the request is refused.
+			h.log.ErrorContext(r.Context(), "httpadapter: authenticator returned the System principal; refused")
+			return errInvalidCredentials()
+		}
 		if ok {
 			s.principal = p
 		}

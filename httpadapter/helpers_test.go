@@ -72,14 +72,14 @@ func newEnv(t *testing.T, opts ...Option) *env {
 	return &env{t: t, cal: cal, h: New(cal, append(base, opts...)...)}
 }
 
-// as returns a context acting as the user with that id (0: trusted system).
+// as returns a context acting as the user with that id (0: System).
 func as(id int64) context.Context {
 	for _, u := range testUsers {
 		if u.ID == id {
 			return calendar.WithPrincipal(context.Background(), calendar.Principal{ID: u.ID, Role: u.Role})
 		}
 	}
-	return context.Background()
+	return calendar.WithPrincipal(context.Background(), calendar.System)
 }
 
 // resp is a recorded response with its body decoded as JSON (when it is).

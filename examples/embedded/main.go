@@ -32,8 +32,10 @@ func run(ctx context.Context, now time.Time) error {
 		calendar.WithDefaultLanguage("en"),
 		calendar.WithClock(func() time.Time { return now }),
 	)
-	// No principal on ctx: this is trusted application code. Use
-	// calendar.WithPrincipal to act for a user and have their rights checked.
+	// This is trusted application code, so it says so with the System
+	// principal. A context without a principal is anonymous; act for a user
+	// with calendar.WithPrincipal to have their rights checked.
+	ctx = calendar.WithPrincipal(ctx, calendar.System)
 	en := calendar.WriteOptions{Lang: "en"}
 
 	venue, err := cal.CreateVenue(ctx, calendar.VenueInput{

@@ -44,11 +44,12 @@ var demoEvents = []struct {
 }
 
 // loadDemo creates sample data through the Calendar API as admin (the zero
-// principal means the trusted system context).
+// principal: as System, with the calendar's default author).
 func loadDemo(ctx context.Context, cal calendar.Calendar, admin calendar.Principal, zone *time.Location, now time.Time) error {
-	if admin.ID != 0 {
-		ctx = calendar.WithPrincipal(ctx, admin)
+	if admin.ID == 0 {
+		admin = calendar.System
 	}
+	ctx = calendar.WithPrincipal(ctx, admin)
 	fr := calendar.WriteOptions{Lang: "fr"}
 	var venueIDs, orgIDs []int64
 	for _, v := range demoVenues {

@@ -232,7 +232,7 @@ func TestDemoLoadsOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer srv.Close()
-		p, err := srv.Calendar.ListEvents(context.Background(), calendar.EventQuery{StartDate: "1970-01-01", PerPage: 1})
+		p, err := srv.Calendar.ListEvents(calendar.WithPrincipal(context.Background(), calendar.System), calendar.EventQuery{StartDate: "1970-01-01", PerPage: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
