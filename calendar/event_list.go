@@ -117,7 +117,7 @@ func (s *Service) dateFilters(v *Validation, q EventQuery, pq *PostQuery, now ti
 		}
 		t, err := ParseDate(val, loc, now)
 		if err != nil {
-			v.Add(arg, arg+": "+err.Error())
+			v.Add(arg, err.Error())
 			return time.Time{}, false
 		}
 		return t, true
