@@ -324,9 +324,9 @@ func (s *Service) publicationDate(v *Validation, date, dateUTC Opt[string], loc 
 	return t.UTC().Truncate(time.Second), set
 }
 
-// searchWords splits a search string into lower-case words.
+// searchWords splits a search string into words in FoldSearch form.
 func searchWords(s string) []string {
-	fields := strings.Fields(strings.ToLower(s))
+	fields := strings.Fields(FoldSearch(s))
 	if len(fields) > 32 {
 		fields = fields[:32]
 	}
