@@ -48,3 +48,27 @@ func TestSearchFoldsAccentsAndCrossesFields(t *testing.T) {
 		}
 	}
 }
+
+// A category filter matches the events of its descendant categories.
+func TestCategoryFilterMatchesDescendants(t *testing.T) {
+	f := newFixture(t)
+	music := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Music")})
+	jazz := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Jazz"), Parent: calendar.Some(music.ID)})
+	bebop := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Bebop"), Parent: calendar.Some(jazz.ID)})
+	film := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Film")})
+	in := func(title string, cat int64) {
+		f.mustEvent(system, calendar.EventInput{Title: calendar.Some(title), Status: calendar.Some("publish"),
+			StartDate: calendar.Some("2026-04-01 20:00"), EndDate: calendar.Some("2026-04-01 22:00"),
+			Categories: calendar.Some([]calendar.TermRef{{ID: cat}})})
+	}
+	in("a", jazz.ID)
+	in("b", bebop.ID)
+	in("c", film.ID)
+	in("d", music.ID)
+	for cats, want := range map[string]int{"music": 3, "jazz": 2, "bebop": 1, "film": 1, "jazz,film": 3} {
+		page, err := f.cal.ListEvents(system, calendar.EventQuery{StartDate: "2026-01-01", Categories: []string{cats}})
+		if err != nil || page.Total != want {
+			t.Errorf("categories=%s: %+v err %v, want %d", cats, page, err, want)
+		}
+	}
+}
