@@ -17,6 +17,10 @@ import (
 // still checked against the TargetPolicy when the connection is made.
 type LookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
 
+// dialGuard, when set (by this package's tests only), vets every address
+// the policy let through, last thing before connecting.
+var dialGuard func(netip.Addr) error
+
 // newClient returns the HTTP client deliveries use: no proxy (a proxy would
 // hide the real target from the address check), every connection checked
 // on its resolved address just before connect, redirects returned as the
@@ -30,7 +34,13 @@ func newClient(p TargetPolicy, timeout time.Duration, tlsConf *tls.Config, looku
 			if err != nil {
 				return &AddressError{Reason: "unparsable " + strconv.Quote(address)}
 			}
-			return p.CheckAddr(ap.Addr())
+			if err := p.CheckAddr(ap.Addr()); err != nil {
+				return err
+			}
+			if dialGuard != nil {
+				return dialGuard(ap.Addr())
+			}
+			return nil
 		},
 	}
 	dial := d.DialContext
