@@ -155,7 +155,7 @@ func TestDeadReceiverIsDisabledAfterTheLimitAndCanBeReEnabled(t *testing.T) {
 	clock := newWarpClock()
 	t0 := clock.Now()
 	d := New(src, store, testOptions(WithClock(clock), WithLeaser(NewMemoryLeaser(clock.Now)),
-		WithBackoff(DefaultMinBackoff, DefaultMaxBackoff), WithDisableAfter(DefaultDisableAfter))...)
+		WithBackoff(DefaultMinBackoff, DefaultMaxBackoff), WithDisableAfter(DefaultDisableAfter), WithLeaseTTL(time.Hour))...)
 	start(t, d)
 	appendEvents(src, 5)
 	waitFor(t, "the dead subscription disabled", func() bool { return getSub(t, store, deadSub.ID).Disabled })

@@ -36,7 +36,8 @@ type outcome int
 
 const (
 	delivered outcome = iota // the change was acknowledged
-	leaseLost                // another instance may hold the lease now: start over
+	leaseLost                // another instance may hold the lease now: take it again if free
+	retryLater               // the store failed: give the lease up and come back later
 	gone                     // disabled, deleted or stopping: the worker ends
 )
 
@@ -64,10 +65,10 @@ func (w *worker) run(ctx context.Context) {
 			cfg.log.Warn("releasing lease", "subscription", w.id, "error", err)
 		}
 		cancel()
-		if res == gone {
+		switch res {
+		case gone:
 			return
-		}
-		if ctx.Err() == nil {
+		case retryLater:
 			sleepReal(ctx, jitter(cfg.leaseTTL/3))
 		}
 	}
@@ -84,7 +85,7 @@ func (w *worker) hold(ctx context.Context, l *lease) outcome {
 		if ctx.Err() == nil {
 			cfg.log.Warn("reading subscription", "subscription", w.id, "error", err)
 		}
-		return leaseLost
+		return retryLater
 	case sub.Disabled:
 		return gone
 	}
