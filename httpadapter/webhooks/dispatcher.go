@@ -162,10 +162,12 @@ func (d *Dispatcher) watchHead(ctx context.Context) {
 			sleepReal(ctx, d.cfg.minBackoff)
 			continue
 		}
-		if h > last {
-			last = h
-			d.head.publish(h)
+		if h <= last { // an early return: do not spin on a source that does that
+			sleepReal(ctx, 50*time.Millisecond)
+			continue
 		}
+		last = h
+		d.head.publish(h)
 	}
 }
 
