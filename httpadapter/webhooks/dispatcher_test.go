@@ -453,3 +453,35 @@ func TestRunTwiceIsRefused(t *testing.T) {
 		t.Fatalf("second Run = %v", err)
 	}
 }
+
+// diesHolding is a leaser whose owner never gives a lease back, like an
+// instance that was killed.
+type diesHolding struct{ *MemoryLeaser }
+
+func (diesHolding) Release(context.Context, string, string) error { return nil }
+
+func TestAnotherInstanceTakesOverWhenTheHolderDies(t *testing.T) {
+	src, store := NewMemoryChanges(nil), NewMemorySubscriptions(TargetPolicy{AllowHTTP: true, AllowPrivate: true})
+	leases := NewMemoryLeaser(nil)
+	rc := newReceiver(t, nil)
+	sub := mustCreate(t, store, Subscription{URL: rc.url(), Secret: rc.secret, Types: []string{TypeAll}})
+	opts := func(id string, l Leaser) []Option {
+		return testOptions(WithLeaser(l), WithInstanceID(id), WithTimeout(300*time.Millisecond), WithLeaseTTL(time.Second))
+	}
+	stopA := start(t, New(src, store, opts("a", diesHolding{leases})...))
+	appendEvents(src, 10)
+	waitFor(t, "a delivers", func() bool { return getSub(t, store, sub.ID).Cursor == 10 })
+	if h := leases.Holder("webhook:1"); h != "a" {
+		t.Fatalf("lease held by %q", h)
+	}
+	stopA() // killed: the lease stays until it expires
+	start(t, New(src, store, opts("b", leases)...))
+	appendEvents(src, 10)
+	waitFor(t, "b takes over", func() bool { return getSub(t, store, sub.ID).Cursor == 20 })
+	if h := leases.Holder("webhook:1"); h != "b" {
+		t.Fatalf("lease held by %q after the takeover", h)
+	}
+	if !slices.Equal(rc.acked(), seqs(1, 20)) {
+		t.Fatalf("acknowledged %v", rc.acked())
+	}
+}
