@@ -61,7 +61,8 @@ func TestDeliversEveryChangeInOrderSigned(t *testing.T) {
 				t.Fatalf("rest_url %q", p.Data.RESTURL)
 			}
 		}
-		if s := getSub(t, store, subs[i].ID); s.Cursor != n || s.Attempts != 0 || !s.FailingSince.IsZero() {
+		waitFor(t, "the cursor saved", func() bool { return getSub(t, store, subs[i].ID).Cursor == n })
+		if s := getSub(t, store, subs[i].ID); s.Attempts != 0 || !s.FailingSince.IsZero() {
 			t.Fatalf("stored progress %+v", s.Progress)
 		}
 	}
@@ -114,7 +115,8 @@ func TestFailingReceiverRecoversAndGetsEverythingInOrder(t *testing.T) {
 	if clock.sleeps() < fails {
 		t.Fatalf("%d backoff sleeps for %d failures", clock.sleeps(), fails)
 	}
-	if s := getSub(t, store, sub.ID); s.Cursor != 20 || s.Attempts != 0 || !s.FailingSince.IsZero() || s.LastError != "" {
+	waitFor(t, "the cursor saved", func() bool { return getSub(t, store, sub.ID).Cursor == 20 })
+	if s := getSub(t, store, sub.ID); s.Attempts != 0 || !s.FailingSince.IsZero() || s.LastError != "" {
 		t.Fatalf("progress after recovery %+v", s.Progress)
 	}
 }
@@ -415,7 +417,8 @@ func TestAdminChangesReachTheDispatcher(t *testing.T) {
 	fixed := newReceiver(t, nil)
 	src, store := NewMemoryChanges(nil), NewMemorySubscriptions(TargetPolicy{AllowHTTP: true, AllowPrivate: true})
 	sub := mustCreate(t, store, Subscription{URL: broken.url(), Secret: broken.secret, Types: []string{TypeAll}})
-	d := New(src, store, testOptions(WithRefreshInterval(time.Hour))...) // only Refresh re-reads
+	leases := NewMemoryLeaser(nil)
+	d := New(src, store, testOptions(WithRefreshInterval(time.Hour), WithLeaser(leases))...) // only Refresh re-reads
 	start(t, d)
 	appendEvents(src, 5)
 	waitFor(t, "failed attempts", func() bool { return len(broken.all()) >= 2 })
@@ -435,6 +438,7 @@ func TestAdminChangesReachTheDispatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Refresh()
+	waitFor(t, "the deleted subscription's lease given up", func() bool { return leases.Holder("webhook:1") == "" })
 	appendEvents(src, 3)
 	probe := newReceiver(t, nil)
 	mustCreate(t, store, Subscription{URL: probe.url(), Secret: probe.secret, Types: []string{TypeAll}})

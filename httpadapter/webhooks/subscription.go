@@ -86,6 +86,7 @@ type InvalidError struct {
 	Params map[string]string // argument name → what is wrong with it
 }
 
+// Error lists the arguments and their reasons, sorted by name.
 func (e *InvalidError) Error() string {
 	var b strings.Builder
 	b.WriteString("webhooks: invalid ")

@@ -30,6 +30,7 @@ type AddressError struct {
 	Reason string // "loopback", "private", "link-local", "cloud metadata", …
 }
 
+// Error names the address and the reason.
 func (e *AddressError) Error() string {
 	return "webhooks: target address " + e.Addr.String() + " not allowed (" + e.Reason + ")"
 }

@@ -35,10 +35,10 @@ func (w *worker) exited() bool {
 type outcome int
 
 const (
-	delivered outcome = iota // the change was acknowledged
-	leaseLost                // another instance may hold the lease now: take it again if free
-	retryLater               // the store failed: give the lease up and come back later
-	gone                     // disabled, deleted or stopping: the worker ends
+	delivered  outcome = iota // the change was acknowledged
+	leaseLost                 // another instance may hold the lease now: take it again if free
+	retryLater                // the store failed: give the lease up and come back later
+	gone                      // disabled, deleted or stopping: the worker ends
 )
 
 const userAgent = "eventcal-webhooks/1"
@@ -221,6 +221,7 @@ func (w *worker) deliver(ctx context.Context, l *lease, prog *Progress, c Change
 // status other than 2xx (redirects included: they are not followed).
 type StatusError struct{ Code int }
 
+// Error names the status.
 func (e *StatusError) Error() string { return "receiver answered " + strconv.Itoa(e.Code) }
 
 func (w *worker) post(ctx context.Context, s *Subscription, id string, body []byte) error {
