@@ -118,6 +118,9 @@ func (w *worker) hold(ctx context.Context, l *lease) outcome {
 			if c.Seq <= prog.Cursor {
 				continue
 			}
+			if c.Seq != prog.Cursor+1 { // the source broke its contract; deliver what there is
+				cfg.log.Error("gap in the change log", "subscription", w.id, "after", prog.Cursor, "next", c.Seq)
+			}
 			want, res := w.wants(ctx, l, c)
 			if res != delivered {
 				return res
