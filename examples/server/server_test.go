@@ -33,7 +33,7 @@ func start(t *testing.T, cfg config) (base string, logs *logBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv.Handler}
+	hs := httpServer(cfg, srv.Handler)
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

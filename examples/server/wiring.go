@@ -26,6 +26,7 @@ type config struct {
 	Addr, Store, DB, RedisURL, RedisPrefix   string
 	UsersFile, SiteURL, TimeZone, CORSOrigin string
 	Demo                                     bool
+	limits
 
 	Out io.Writer    // where the generated admin password is printed
 	Log *slog.Logger // request and error log
@@ -110,6 +111,7 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 		httpadapter.WithAuthenticator(table),
 		httpadapter.WithCORSOrigins(strings.Split(cfg.CORSOrigin, ",")...),
 		httpadapter.WithLogger(cfg.Log),
+		httpadapter.WithBodyReadTimeout(cfg.withDefaults().BodyTimeout),
 	)
 	mux := http.NewServeMux()
 	api.Register(mux)
@@ -120,7 +122,9 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "eventcal: the API is at /wp-json/calendar/events/v1 (OpenAPI: /wp-json/calendar/events/v1/doc)")
 	})
-	srv.Handler = logRequests(cfg.Log, mux)
+	// Guard: the mux would redirect "//" and dot segments to a cleaned
+	// path; the API answers them 404 rest_no_route instead.
+	srv.Handler = logRequests(cfg.Log, api.Guard(mux))
 	return srv, nil
 }
 
@@ -213,6 +217,10 @@ func (w *statusWriter) WriteHeader(code int) {
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
+
+// Unwrap lets http.ResponseController reach the connection (the adapter
+// sets body read deadlines through it).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
