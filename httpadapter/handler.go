@@ -32,7 +32,7 @@ type Handler struct {
 // New returns the handler serving cal. See the package documentation for
 // how to mount it.
 func New(cal calendar.Calendar, opts ...Option) *Handler {
-	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, bodyWait: DefaultBodyReadTimeout, corsOrigin: map[string]bool{}}}
+	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, bodyWait: DefaultBodyReadTimeout, realm: DefaultRealm, corsOrigin: map[string]bool{}}}
 	for _, o := range opts {
 		o(&h.cfg)
 	}
@@ -115,6 +115,7 @@ func stateFrom(ctx context.Context) *reqState {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := &reqState{method: r.Method, path: r.URL.Path}
 	h.startBodyDeadline(w, r)
+	recordRoute(r.Context(), UnmatchedRoute)
 	if r.Method == http.MethodPost {
 		m := r.Header.Get("X-HTTP-Method-Override")
 		if m == "" && strings.Contains(r.URL.RawQuery, "_method") {
@@ -224,6 +225,7 @@ func (h *Handler) makeLinks(r *http.Request, prefix string) links {
 // arguments, then the operation.
 func (h *Handler) serveRoute(rt *Route, w http.ResponseWriter, r *http.Request) {
 	s := stateFrom(r.Context())
+	recordRoute(r.Context(), h.cfg.root+"/"+Namespace+rt.Path)
 	if err := h.prepare(rt, w, r, s); err != nil {
 		h.writeError(w, r, err)
 		return

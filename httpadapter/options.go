@@ -28,6 +28,7 @@ type config struct {
 	bodyLimit  int64
 	bodyWait   time.Duration
 	auth       Authenticator
+	realm      string
 	corsOrigin map[string]bool
 	corsAny    bool
 	log        *slog.Logger
@@ -112,3 +113,7 @@ func WithBodyReadTimeout(d time.Duration) Option {
 		c.bodyWait = d
 	}
 }
+
+// WithRealm sets the realm named in the WWW-Authenticate challenges of 401
+// answers (default DefaultRealm).
+func WithRealm(realm string) Option { return func(c *config) { c.realm = realm } }
