@@ -182,10 +182,12 @@ const MaxPasswordLen = 72
 // bcrypt.DefaultCost) for a users file. Any character is allowed; the
 // password must not be empty or longer than MaxPasswordLen bytes.
 func HashPassword(password string) (string, error) {
-	return hashPassword(password, bcrypt.DefaultCost)
+	return HashPasswordCost(password, bcrypt.DefaultCost)
 }
 
-func hashPassword(password string, cost int) (string, error) {
+// HashPasswordCost is HashPassword with another bcrypt cost (each step
+// doubles the time a check takes; bcrypt.MinCost is for tests only).
+func HashPasswordCost(password string, cost int) (string, error) {
 	if password == "" {
 		return "", errors.New("empty password")
 	}

@@ -81,7 +81,7 @@ func TestUsersFileRoundTrip(t *testing.T) {
 	for i, pw := range passwords {
 		// The minimum cost keeps the test fast under -race; the rules
 		// (length, characters) are those of HashPassword.
-		h, err := hashPassword(pw, bcrypt.MinCost)
+		h, err := HashPasswordCost(pw, bcrypt.MinCost)
 		if err != nil {
 			t.Fatalf("%q: %v", pw, err)
 		}

@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -28,10 +27,34 @@ import (
 type liveServer struct {
 	base, addr string
 	hs         *http.Server
+	srv        *server
 	closed     atomic.Int64 // connections the server has closed
+	stopOnce   sync.Once
 }
 
-func startLive(t *testing.T, cfg config) *liveServer {
+// stop closes the HTTP server and the store (once).
+func (ls *liveServer) stop() {
+	ls.stopOnce.Do(func() {
+		ls.hs.Close()
+		ls.srv.Close()
+	})
+}
+
+// smallSendBuffers makes the kernel buffer little of what the server
+// writes, so a client that does not read blocks the server after a few
+// responses rather than after megabytes (which only costs test time: the
+// behaviour once writes block is the same).
+type smallSendBuffers struct{ net.Listener }
+
+func (l smallSendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(16 << 10)
+	}
+	return c, err
+}
+
+func startLive(t *testing.T, cfg config, wrap ...func(net.Listener) net.Listener) *liveServer {
 	t.Helper()
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -44,27 +67,18 @@ func startLive(t *testing.T, cfg config) *liveServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls := &liveServer{addr: ln.Addr().String(), base: "http://" + ln.Addr().String(), hs: httpServer(cfg, srv.Handler)}
+	for _, w := range wrap {
+		ln = w(ln)
+	}
+	ls := &liveServer{addr: ln.Addr().String(), base: "http://" + ln.Addr().String(), hs: httpServer(cfg, srv.Handler), srv: srv}
 	ls.hs.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateClosed || st == http.StateHijacked {
 			ls.closed.Add(1)
 		}
 	}
 	go ls.hs.Serve(ln)
-	t.Cleanup(func() {
-		ls.hs.Close()
-		srv.Close()
-	})
+	t.Cleanup(ls.stop)
 	return ls
-}
-
-func writeUsers(t *testing.T, lines string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "users")
-	if err := os.WriteFile(p, []byte(lines), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestUncleanPathsOverTCP: paths with empty or dot segments reach the API's
@@ -251,7 +265,8 @@ func TestNonReadingClientsAreBounded(t *testing.T) {
 		grace     = 20 * time.Second
 		maxGrowth = 100 << 20
 	)
-	ls := startLive(t, config{Store: "mem", Demo: true, limits: limits{WriteTimeout: writeWait}})
+	ls := startLive(t, config{Store: "mem", Demo: true, limits: limits{WriteTimeout: writeWait}},
+		func(l net.Listener) net.Listener { return smallSendBuffers{l} })
 	// Warm up (demo data, pools), then the baseline.
 	res, list := getJSON(t, mustReq(t, "GET", ls.base+"/wp-json/calendar/events/v1/events?per_page=50", ""))
 	if res.StatusCode != 200 || list["total"].(float64) < 30 {
@@ -284,6 +299,10 @@ func TestNonReadingClientsAreBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
+	}
+	// Connect all first: once the server is busy answering, the test's own
+	// goroutine would wait its turn for every dial.
+	for _, c := range conns {
 		go c.Write([]byte(batch)) // may block once the server stops reading: never read
 	}
 

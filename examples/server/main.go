@@ -33,6 +33,8 @@ func main() {
 	}
 	var err error
 	switch cmd {
+	case "useradd":
+		err = useradd(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	default:
 		err = serve(args)
 	}
@@ -51,7 +53,7 @@ func serve(args []string) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	cfg.storeFlags(fs)
 	cfg.serverFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -74,7 +76,7 @@ func (c *config) storeFlags(fs *flag.FlagSet) {
 // serverFlags defines the flags of the HTTP server.
 func (c *config) serverFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.UsersFile, "users", "", "user table, one \"name:password:role[:id]\" per line (default: an admin with a random password)")
+	fs.StringVar(&c.UsersFile, "users", "", "users file, one \"name:bcrypt-hash:role:id\" per line, made by \"server useradd\" (default: beside the store, created on first start with an admin and a random password)")
 	fs.BoolVar(&c.Demo, "demo", false, "load sample events, venues, organizers, categories and tags")
 	fs.StringVar(&c.SiteURL, "site-url", "", "public site URL for \"url\" fields (default: the request's origin)")
 	fs.StringVar(&c.TimeZone, "timezone", "UTC", "site time zone (IANA name)")
@@ -85,6 +87,8 @@ func (c *config) serverFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", defaultLimits.WriteTimeout, "time allowed from the end of the request headers to the end of the response")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", defaultLimits.IdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.IntVar(&c.MaxHeaderBytes, "max-header-bytes", defaultLimits.MaxHeaderBytes, "largest request line and headers in bytes")
+	fs.StringVar(&c.MetricsPath, "metrics-path", "", "serve request metrics in the Prometheus text format at this path, e.g. /metrics (default: off)")
+	fs.DurationVar(&c.ReadyTimeout, "ready-timeout", defaultReadyTimeout, "how long /readyz waits for the store")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", defaultLimits.ShutdownTimeout, "time requests in flight get to finish at shutdown")
 }
 
