@@ -133,7 +133,7 @@ func BasicAuth(users []User) (*UserTable, error) {
 		p := calendar.Principal{ID: u.ID, Role: u.Role}
 		e := &userEntry{principal: p}
 		if u.PasswordHash != "" {
-			cost, err := bcrypt.Cost([]byte(u.PasswordHash))
+			cost, err := hashCost(u.PasswordHash)
 			if err != nil {
 				return nil, fmt.Errorf("httpadapter: user %q: password hash: %w", u.Name, err)
 			}
@@ -173,6 +173,22 @@ func ValidUserName(name string) error {
 	return nil
 }
 
+// MaxHashCost is the highest bcrypt cost accepted in a users file: each step
+// doubles the time a check takes, and at this cost one takes seconds.
+const MaxHashCost = 16
+
+// hashCost returns the cost of a bcrypt hash, refusing anything else.
+func hashCost(hash string) (int, error) {
+	cost, err := bcrypt.Cost([]byte(hash))
+	if err != nil {
+		return 0, err
+	}
+	if cost > MaxHashCost {
+		return 0, fmt.Errorf("bcrypt cost %d above %d", cost, MaxHashCost)
+	}
+	return cost, nil
+}
+
 // MaxPasswordLen is the longest password HashPassword accepts: bcrypt reads
 // at most 72 bytes, and silently ignoring the rest would be worse than
 // refusing.
@@ -194,6 +210,9 @@ func HashPasswordCost(password string, cost int) (string, error) {
 	if len(password) > MaxPasswordLen {
 		return "", fmt.Errorf("password longer than %d bytes", MaxPasswordLen)
 	}
+	if cost > MaxHashCost {
+		return "", fmt.Errorf("bcrypt cost %d above %d", cost, MaxHashCost)
+	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), cost)
 	return string(h), err
 }
@@ -214,8 +233,8 @@ func ParseUsers(r io.Reader) ([]User, error) {
 		if len(parts) < 3 || len(parts) > 4 {
 			return nil, fmt.Errorf("line %d: want name:bcrypt-hash:role[:id]", line)
 		}
-		if _, err := bcrypt.Cost([]byte(parts[1])); err != nil {
-			return nil, fmt.Errorf("line %d: the second field must be a bcrypt password hash, never the password itself", line)
+		if _, err := hashCost(parts[1]); err != nil {
+			return nil, fmt.Errorf("line %d: the second field must be a bcrypt password hash, never the password itself (%v)", line, err)
 		}
 		role, err := calendar.ParseRole(parts[2])
 		if err != nil {
@@ -240,8 +259,8 @@ func WriteUsers(w io.Writer, users []User) error {
 		if err := ValidUserName(u.Name); err != nil {
 			return err
 		}
-		if _, err := bcrypt.Cost([]byte(u.PasswordHash)); err != nil {
-			return fmt.Errorf("user %q: no bcrypt password hash", u.Name)
+		if _, err := hashCost(u.PasswordHash); err != nil {
+			return fmt.Errorf("user %q: no bcrypt password hash (%v)", u.Name, err)
 		}
 		if _, err := calendar.ParseRole(string(u.Role)); err != nil {
 			return fmt.Errorf("user %q: %w", u.Name, err)

@@ -45,6 +45,7 @@ func TestParseUsers(t *testing.T) {
 		"a:" + h1 + ":author:1:2",
 		"ann:pw:author:1", // a plain password: refused
 		"ann:$2a$10$short:author:1",
+		"ann:" + strings.Replace(h1, "$04$", "$31$", 1) + ":author:1", // a cost that would take years
 	} {
 		if _, err := ParseUsers(strings.NewReader(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
@@ -277,5 +278,35 @@ func TestAuthenticatorCannotGrantSystem(t *testing.T) {
 	terms, err := e.cal.ListTerms(as(0), calendar.TaxonomyCategory, calendar.TermQuery{Search: "Via System"})
 	if err != nil || terms.Total != 0 {
 		t.Fatalf("a term was written: %+v %v", terms, err)
+	}
+}
+
+// BenchmarkBasicAuthBcrypt: a Basic-authenticated request's credential
+// check at bcrypt's default cost, with the cache of verified credentials
+// and without it (every request pays bcrypt).
+func BenchmarkBasicAuthBcrypt(b *testing.B) {
+	h, err := HashPassword("correct horse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ttl  time.Duration
+	}{{"cached", CredentialCacheTTL}, {"uncached", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			table, err := BasicAuth([]User{{Name: "ann", PasswordHash: h, Role: calendar.RoleEditor, ID: 1}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			table.cache.ttl = c.ttl
+			r := httptest.NewRequest("GET", "/", nil)
+			r.SetBasicAuth("ann", "correct horse")
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok, _ := table.Authenticate(r); !ok {
+					b.Fatal("refused")
+				}
+			}
+		})
 	}
 }

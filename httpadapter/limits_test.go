@@ -60,6 +60,15 @@ func TestDotAndEmptySegments(t *testing.T) {
 	if rec.Code != http.StatusTemporaryRedirect {
 		t.Errorf("a bare ServeMux answered %d; this test assumes it redirects unclean paths", rec.Code)
 	}
+	// The bare root goes to the API too, not to the mux's slash redirect.
+	for _, p := range []string{"/wp-json", "/fr/wp-json"} {
+		if r := doHandler(t, guarded, "GET", p); r.Code != 404 || r.errCode() != "rest_no_route" {
+			t.Errorf("GET %s through Guard: %d %s", p, r.Code, r.Raw)
+		}
+		if r := doHandler(t, mux, "GET", p); r.Code < 300 || r.Code > 399 {
+			t.Errorf("GET %s: a bare ServeMux answered %d; this test assumes it redirects", p, r.Code)
+		}
+	}
 	// Clean paths still pass through Guard, trailing slash included.
 	for _, p := range []string{testNS + "/events/" + id, testNS + "/events/", "/fr" + testNS + "/events"} {
 		if r := doHandler(t, guarded, "GET", p); r.Code != 200 {

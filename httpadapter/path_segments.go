@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/eventcal/eventcal/calendar"
 )
 
 // cleanSegments reports whether an escaped path is free of empty segments
@@ -42,12 +44,32 @@ func cleanSegments(p string) bool {
 //	mux := http.NewServeMux()
 //	h.Register(mux)
 //	srv := &http.Server{Handler: h.Guard(mux)}
+//
+// The root itself without its trailing slash ("/wp-json", "/fr/wp-json") is
+// answered by the handler too, where the mux would redirect it to "/wp-json/".
 func (h *Handler) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !cleanSegments(r.URL.EscapedPath()) {
+		if p := r.URL.EscapedPath(); !cleanSegments(p) || h.isBareRoot(p) {
 			h.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isBareRoot reports whether p is the root, or a language segment and the
+// root, without a trailing slash.
+func (h *Handler) isBareRoot(p string) bool {
+	root := h.cfg.root
+	if root == "" || root == "/" {
+		return false
+	}
+	if p == root {
+		return true
+	}
+	if !h.cfg.langs || !strings.HasSuffix(p, root) {
+		return false
+	}
+	seg := strings.TrimPrefix(strings.TrimSuffix(p, root), "/")
+	return seg != "" && !strings.Contains(seg, "/") && calendar.Lang(seg).Valid()
 }
