@@ -295,7 +295,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	r.cmd.Process.Signal(syscall.SIGSTOP)
 	code, took := ready()
 	r.cmd.Process.Signal(syscall.SIGCONT)
-	if code != 503 || took > wait+2*time.Second {
+	if code != 503 || took > wait+5*time.Second {
 		t.Errorf("ready with Redis hanging: %d after %v (deadline %v)", code, took, wait)
 	}
 	r.kill()
@@ -303,7 +303,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	if code != 503 {
 		t.Errorf("ready with Redis down: %d", code)
 	}
-	if took > wait+3*time.Second {
+	if took > wait+5*time.Second {
 		t.Errorf("readiness took %v with a %v deadline", took, wait)
 	}
 	if res, _ := getJSON(t, mustReq(t, "GET", ls.base+"/healthz", "")); res.StatusCode != 200 {
