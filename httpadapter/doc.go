@@ -19,4 +19,12 @@
 // http.StripPrefix works too:
 //
 //	mux.Handle("/api/", http.StripPrefix("/api", httpadapter.New(cal)))
+//
+// Serve the mux through Guard, so that paths with empty or dot segments get
+// 404 rest_no_route instead of the mux's redirect, from an http.Server with
+// timeouts: the handler bounds the wait for a request body itself
+// (WithBodyReadTimeout, 408 rest_request_timeout), the server's
+// ReadHeaderTimeout, WriteTimeout and IdleTimeout bound the rest. Metrics
+// counts requests by route pattern for Prometheus; BasicAuth checks bcrypt
+// password hashes from a users file (ParseUsers, HashPassword).
 package httpadapter

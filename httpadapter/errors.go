@@ -108,6 +108,9 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	hd.Set("Content-Type", contentTypeJSON)
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Del("ETag")
+	if status == http.StatusUnauthorized {
+		h.challenge(hd)
+	}
 	w.WriteHeader(status)
 	w.Write(b)
 }

@@ -32,7 +32,7 @@ type Handler struct {
 // New returns the handler serving cal. See the package documentation for
 // how to mount it.
 func New(cal calendar.Calendar, opts ...Option) *Handler {
-	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, corsOrigin: map[string]bool{}}}
+	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, bodyWait: DefaultBodyReadTimeout, realm: DefaultRealm, corsOrigin: map[string]bool{}}}
 	for _, o := range opts {
 		o(&h.cfg)
 	}
@@ -114,6 +114,8 @@ func stateFrom(ctx context.Context) *reqState {
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := &reqState{method: r.Method, path: r.URL.Path}
+	h.startBodyDeadline(w, r)
+	recordRoute(r.Context(), UnmatchedRoute)
 	if r.Method == http.MethodPost {
 		m := r.Header.Get("X-HTTP-Method-Override")
 		if m == "" && strings.Contains(r.URL.RawQuery, "_method") {
@@ -148,8 +150,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // rest of the path (unescaped and escaped) with any trailing slash removed.
 func (h *Handler) split(r *http.Request, s *reqState) (prefix, rest, rawRest string, ok bool) {
 	p := r.URL.EscapedPath()
-	if strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") ||
-		strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") {
+	if !cleanSegments(p) {
 		return "", "", "", false
 	}
 	pos := 0
@@ -224,6 +225,7 @@ func (h *Handler) makeLinks(r *http.Request, prefix string) links {
 // arguments, then the operation.
 func (h *Handler) serveRoute(rt *Route, w http.ResponseWriter, r *http.Request) {
 	s := stateFrom(r.Context())
+	recordRoute(r.Context(), h.cfg.root+"/"+Namespace+rt.Path)
 	if err := h.prepare(rt, w, r, s); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -269,7 +271,7 @@ func (h *Handler) prepare(rt *Route, w http.ResponseWriter, r *http.Request, s *
 	var body map[string]any
 	switch s.method {
 	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-		if body, err = readBody(w, r, h.cfg.bodyLimit); err != nil {
+		if body, err = h.readRequestBody(w, r); err != nil {
 			return err
 		}
 	}

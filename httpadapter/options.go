@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"log/slog"
 	"strings"
+	"time"
 )
 
 // Namespace is the canonical namespace of the API (wire §1).
@@ -11,6 +12,10 @@ const Namespace = "calendar/events/v1"
 // DefaultBodyLimit is the largest request body accepted unless WithBodyLimit
 // says otherwise.
 const DefaultBodyLimit = 1 << 20
+
+// DefaultBodyReadTimeout is how long a handler waits for a request body
+// unless WithBodyReadTimeout says otherwise.
+const DefaultBodyReadTimeout = 10 * time.Second
 
 // Option configures a Handler.
 type Option func(*config)
@@ -21,7 +26,9 @@ type config struct {
 	langs      bool
 	siteURL    string
 	bodyLimit  int64
+	bodyWait   time.Duration
 	auth       Authenticator
+	realm      string
 	corsOrigin map[string]bool
 	corsAny    bool
 	log        *slog.Logger
@@ -88,3 +95,25 @@ func WithCORSOrigins(origins ...string) Option {
 
 // WithLogger sets the logger for unexpected errors (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+
+// WithBodyReadTimeout bounds the time a request may take to deliver its body,
+// counted from the moment the handler starts (default
+// DefaultBodyReadTimeout; 0 or less turns the bound off). A client that
+// trickles its body is answered 408 rest_request_timeout and its connection
+// is closed, so a slow sender cannot hold a handler forever. The bound is
+// set as the connection's read deadline (http.ResponseController), so it
+// needs a server that supports it (net/http's HTTP/1 and HTTP/2 servers
+// do); it never loosens a shorter http.Server.ReadTimeout. Writes are not
+// bounded here: set http.Server.WriteTimeout for clients that never read.
+func WithBodyReadTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			d = 0
+		}
+		c.bodyWait = d
+	}
+}
+
+// WithRealm sets the realm named in the WWW-Authenticate challenges of 401
+// answers (default DefaultRealm).
+func WithRealm(realm string) Option { return func(c *config) { c.realm = realm } }

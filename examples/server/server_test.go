@@ -33,7 +33,7 @@ func start(t *testing.T, cfg config) (base string, logs *logBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv.Handler}
+	hs := httpServer(cfg, srv.Handler)
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -80,9 +80,7 @@ func getJSON(t *testing.T, req *http.Request) (*http.Response, map[string]any) {
 }
 
 func TestServerOverTCP(t *testing.T) {
-	dir := t.TempDir()
-	usersFile := filepath.Join(dir, "users")
-	os.WriteFile(usersFile, []byte("boss:pw:administrator\nsub:pw2:subscriber:10\n"), 0o600)
+	usersFile := writeUsers(t, "boss:pw:administrator\nsub:pw2:subscriber:10\n")
 	base, logs := start(t, config{Store: "mem", UsersFile: usersFile, Demo: true, TimeZone: "America/New_York",
 		SiteURL: "https://events.example", CORSOrigin: "https://app.example",
 		Now: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }})
@@ -196,8 +194,7 @@ func mustReq(t *testing.T, method, url, body string) *http.Request {
 // TestBoltStoreKeepsData: -store bolt writes to -db and a restart sees it.
 func TestBoltStoreKeepsData(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "cal.db")
-	users := filepath.Join(t.TempDir(), "users")
-	os.WriteFile(users, []byte("boss:pw:administrator\n"), 0o600)
+	users := writeUsers(t, "boss:pw:administrator\n")
 	cfg := config{Store: "bolt", DB: db, UsersFile: users, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	srv, err := newServer(context.Background(), cfg)
 	if err != nil {
@@ -254,8 +251,7 @@ func TestTwoInstancesShareRedis(t *testing.T) {
 		url = "redis://127.0.0.1:6379/0"
 	}
 	prefix := fmt.Sprintf("servertest-%d", time.Now().UnixNano())
-	users := filepath.Join(t.TempDir(), "users")
-	os.WriteFile(users, []byte("boss:pw:administrator\n"), 0o600)
+	users := writeUsers(t, "boss:pw:administrator\n")
 	cfg := config{Store: "redis", RedisURL: url, RedisPrefix: prefix, UsersFile: users}
 	probe, err := newServer(context.Background(), cfg)
 	if err != nil {

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -26,6 +23,9 @@ type config struct {
 	Addr, Store, DB, RedisURL, RedisPrefix   string
 	UsersFile, SiteURL, TimeZone, CORSOrigin string
 	Demo                                     bool
+	MetricsPath                              string        // where request metrics are served; "" for none
+	ReadyTimeout                             time.Duration // how long /readyz waits for the store
+	limits
 
 	Out io.Writer    // where the generated admin password is printed
 	Log *slog.Logger // request and error log
@@ -36,6 +36,8 @@ type config struct {
 type server struct {
 	Handler  http.Handler
 	Calendar *calendar.Service
+	Metrics  *httpadapter.Metrics // nil unless cfg.MetricsPath is set
+	repo     calendar.Repository
 	closers  []func() error
 }
 
@@ -69,6 +71,7 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
+	srv.repo = repo
 	users, err := loadUsers(cfg)
 	if err != nil {
 		srv.Close()
@@ -110,6 +113,7 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 		httpadapter.WithAuthenticator(table),
 		httpadapter.WithCORSOrigins(strings.Split(cfg.CORSOrigin, ",")...),
 		httpadapter.WithLogger(cfg.Log),
+		httpadapter.WithBodyReadTimeout(cfg.withDefaults().BodyTimeout),
 	)
 	mux := http.NewServeMux()
 	api.Register(mux)
@@ -120,7 +124,19 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "eventcal: the API is at /wp-json/calendar/events/v1 (OpenAPI: /wp-json/calendar/events/v1/doc)")
 	})
-	srv.Handler = logRequests(cfg.Log, mux)
+	mux.HandleFunc("GET /healthz", srv.healthz)
+	mux.HandleFunc("GET /readyz", srv.readyz(cfg))
+	if cfg.MetricsPath != "" {
+		if !strings.HasPrefix(cfg.MetricsPath, "/") || strings.ContainsAny(cfg.MetricsPath, " {}") {
+			srv.Close()
+			return nil, fmt.Errorf("-metrics-path %q: want a plain path such as /metrics", cfg.MetricsPath)
+		}
+		srv.Metrics = httpadapter.NewMetrics("eventcal")
+		mux.Handle("GET "+cfg.MetricsPath, srv.Metrics)
+	}
+	// Guard: the mux would redirect "//" and dot segments to a cleaned
+	// path; the API answers them 404 rest_no_route instead.
+	srv.Handler = logRequests(cfg.Log, srv.Metrics, api.Guard(mux))
 	return srv, nil
 }
 
@@ -166,30 +182,6 @@ func openStore(ctx context.Context, cfg config, srv *server) (calendar.Repositor
 	return nil, fmt.Errorf("-store: unknown store %q (want mem, bolt or redis)", cfg.Store)
 }
 
-// loadUsers reads -users, or makes an admin with a random password and
-// prints it once.
-func loadUsers(cfg config) ([]httpadapter.User, error) {
-	if cfg.UsersFile != "" {
-		f, err := os.Open(cfg.UsersFile)
-		if err != nil {
-			return nil, fmt.Errorf("-users: %w", err)
-		}
-		defer f.Close()
-		users, err := httpadapter.ParseUsers(f)
-		if err != nil {
-			return nil, fmt.Errorf("-users %s: %w", cfg.UsersFile, err)
-		}
-		return users, nil
-	}
-	b := make([]byte, 18)
-	if _, err := rand.Read(b); err != nil {
-		return nil, err
-	}
-	pw := base64.RawURLEncoding.EncodeToString(b)
-	fmt.Fprintf(cfg.Out, "created user admin with password %s (use -users FILE to choose users)\n", pw)
-	return []httpadapter.User{{Name: "admin", Password: pw, Role: calendar.RoleAdministrator, ID: 1}}, nil
-}
-
 // adminOf returns the first administrator, the author of the demo data.
 func adminOf(users []httpadapter.User) calendar.Principal {
 	for _, u := range users {
@@ -208,11 +200,15 @@ type statusWriter struct {
 }
 
 func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
+	if w.status == 0 && code >= 200 {
 		w.status = code
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
+
+// Unwrap lets http.ResponseController reach the connection (the adapter
+// sets body read deadlines through it).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
@@ -223,18 +219,28 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// logRequests logs one line per request (never credentials or bodies).
-func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+// logRequests logs one line per request (never credentials or bodies) with
+// the route pattern it was served on, and counts it in m when metrics are
+// on.
+func logRequests(log *slog.Logger, m *httpadapter.Metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		if m != nil {
+			defer m.Track()()
+		}
+		r, route := httpadapter.RecordRoute(r)
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
+		took := time.Since(start)
+		if m != nil {
+			m.Observe(route(), r.Method, sw.status, took)
+		}
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("method", r.Method), slog.String("route", route()), slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status), slog.Int("bytes", sw.size),
-			slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
+			slog.Duration("duration", took), slog.String("remote", r.RemoteAddr))
 	})
 }
