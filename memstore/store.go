@@ -43,6 +43,11 @@ type Store struct {
 	// oddEnds counts events whose End is zero or before Start. While any
 	// exist an End upper bound says nothing about Start.
 	oddEnds int
+
+	// failAfter, set only by this package's tests, makes the next Apply
+	// fail with failErr once that many steps are applied.
+	failAfter int
+	failErr   error
 }
 
 // linkKinds are the kinds an event links to, each with a reverse index.

@@ -38,6 +38,12 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 			return nil, &calendar.StepError{Step: i, Op: steps[i].Op, Err: err}
 		}
 		res.Steps[i] = r
+		if s.failErr != nil && i+1 == s.failAfter {
+			err := s.failErr
+			s.failAfter, s.failErr = 0, nil
+			t.rollback()
+			return nil, &calendar.StepError{Step: i, Op: steps[i].Op, Err: err}
+		}
 	}
 	// The results alias stored records, which are never modified in place.
 	for i, r := range res.Steps {
