@@ -57,7 +57,7 @@ func (s *Service) applyEvent(ctx context.Context, c caller, v *Validation, rec *
 		}
 		t, err := ParseDate(o.Value, loc, now)
 		if err != nil {
-			v.Add(arg, arg+": "+err.Error())
+			v.Add(arg, err.Error())
 			return
 		}
 		*dst = t

@@ -390,7 +390,7 @@ func containsInt(ids []int64, id int64) bool {
 
 // termMatches: every word appears in the name or the slug.
 func termMatches(t Term, words []string) bool {
-	name, slug := strings.ToLower(t.Name), strings.ToLower(t.Slug)
+	name, slug := FoldSearch(t.Name), FoldSearch(t.Slug)
 	for _, w := range words {
 		if !strings.Contains(name, w) && !strings.Contains(slug, w) {
 			return false
