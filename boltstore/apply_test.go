@@ -102,7 +102,7 @@ func TestLongNamesAndUIDs(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
 	long := strings.Repeat("Très longue salle ", 40) // ~700 bytes
-	longer := long + "bis"                          // same first 256 bytes
+	longer := long + "bis"                           // same first 256 bytes
 	v1, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{{Op: calendar.OpEnsurePost, Post: named(calendar.KindVenue, long), Now: base}}})
 	if err != nil {
 		t.Fatal(err)
