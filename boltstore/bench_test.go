@@ -97,3 +97,133 @@ func BenchmarkCreateDurable(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkNestedCreate creates an event with a new venue, a new organizer
+// and 3 new terms: as one Apply (one transaction, one fsync) and the old way,
+// as six single-record writes. sync=off shows the cost apart from fsync.
+func BenchmarkNestedCreate(b *testing.B) {
+	for _, durable := range []bool{true, false} {
+		var opts []Option
+		mode := "sync=on"
+		if !durable {
+			opts, mode = append(opts, WithNoSync()), "sync=off"
+		}
+		b.Run(mode+"/Apply", func(b *testing.B) {
+			s := openTemp(b, opts...)
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := s.Apply(ctx, nestedWrite(i)); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(mode+"/SeparateWrites", func(b *testing.B) {
+			s := openTemp(b, opts...)
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				w := nestedWrite(i)
+				ids := make([]int64, 0, len(w.Steps))
+				for _, st := range w.Steps[:len(w.Steps)-1] {
+					if st.Post != nil {
+						p, err := s.CreatePost(ctx, st.Post)
+						if err != nil {
+							b.Fatal(err)
+						}
+						ids = append(ids, p.ID)
+						continue
+					}
+					t, err := s.CreateTerm(ctx, st.Term)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ids = append(ids, t.ID)
+				}
+				e := w.Steps[len(w.Steps)-1].Post
+				e.VenueIDs, e.OrganizerIDs = ids[:1], ids[1:2]
+				e.CategoryIDs, e.TagIDs = ids[2:3], ids[3:]
+				if _, err := s.CreatePost(ctx, e); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// nestedWrite is the i-th event with a new venue, organizer, category and
+// two tags, all created by name.
+func nestedWrite(i int) *calendar.Write {
+	e := event(fmt.Sprint("nested-", i), base.Add(time.Duration(i)*time.Minute))
+	e.VenueIDs, e.OrganizerIDs = []int64{calendar.StepRef(0)}, []int64{calendar.StepRef(1)}
+	e.CategoryIDs, e.TagIDs = []int64{calendar.StepRef(2)}, []int64{calendar.StepRef(3), calendar.StepRef(4)}
+	return &calendar.Write{Steps: []calendar.Step{
+		{Op: calendar.OpEnsurePost, Post: named(calendar.KindVenue, fmt.Sprint("Venue ", i)), Now: base},
+		{Op: calendar.OpEnsurePost, Post: named(calendar.KindOrganizer, fmt.Sprint("Organizer ", i)), Now: base},
+		{Op: calendar.OpEnsureTerm, Term: namedTerm(calendar.TaxonomyCategory, fmt.Sprint("Category ", i), 0)},
+		{Op: calendar.OpEnsureTerm, Term: namedTerm(calendar.TaxonomyTag, fmt.Sprint("Tag ", i, " a"), 0)},
+		{Op: calendar.OpEnsureTerm, Term: namedTerm(calendar.TaxonomyTag, fmt.Sprint("Tag ", i, " b"), 0)},
+		{Op: calendar.OpCreatePost, Post: e},
+	}}
+}
+
+// BenchmarkNewTags creates an event with 100 new tag names, as one Apply,
+// on stores already holding 100 and 10,000 tags: the cost of a name is an
+// index look-up, the same whatever the number of tags (sync=off shows it
+// without the fsync's noise).
+func BenchmarkNewTags(b *testing.B) {
+	const perEvent = 100
+	for _, mode := range []string{"sync=on", "sync=off"} {
+		for _, held := range []int{100, 10_000} {
+			b.Run(fmt.Sprintf("%s/tags=%d", mode, held), func(b *testing.B) {
+				var opts []Option
+				if mode == "sync=off" {
+					opts = append(opts, WithNoSync())
+				}
+				s := openTemp(b, opts...)
+				ctx := context.Background()
+				for done := 0; done < held; done += 1000 {
+					var steps []calendar.Step
+					for j := done; j < min(done+1000, held); j++ {
+						steps = append(steps, calendar.Step{Op: calendar.OpCreateTerm, Term: namedTerm(calendar.TaxonomyTag, fmt.Sprint("held ", j), 0)})
+					}
+					if _, err := s.Apply(ctx, &calendar.Write{Steps: steps}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					e := event(fmt.Sprint("tagged-", i), base)
+					steps := make([]calendar.Step, 0, perEvent+1)
+					for j := range perEvent {
+						steps = append(steps, calendar.Step{Op: calendar.OpEnsureTerm, Term: namedTerm(calendar.TaxonomyTag, fmt.Sprintf("new %d %d", i, j), 0)})
+						e.TagIDs = append(e.TagIDs, calendar.StepRef(j))
+					}
+					steps = append(steps, calendar.Step{Op: calendar.OpCreatePost, Post: e})
+					res, err := s.Apply(ctx, &calendar.Write{Steps: steps})
+					if err != nil {
+						b.Fatal(err)
+					}
+					// Remove what the write made, untimed, so that the
+					// store holds the same number of tags at every
+					// iteration.
+					b.StopTimer()
+					undo := []calendar.Step{{Op: calendar.OpDeletePost, ID: res.Steps[perEvent].Post.ID}}
+					for _, r := range res.Steps[:perEvent] {
+						undo = append(undo, calendar.Step{Op: calendar.OpDeleteTerm, ID: r.Term.ID})
+					}
+					if _, err := s.Apply(ctx, &calendar.Write{Steps: undo}); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					i++
+				}
+			})
+		}
+	}
+}
