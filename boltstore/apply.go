@@ -29,7 +29,10 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 	}
 	res := &calendar.WriteResult{Steps: make([]calendar.StepResult, len(steps))}
 	if len(steps) == 0 {
-		return res, ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		a := &applier{ctx: ctx, tx: tx, cache: s.cache}
