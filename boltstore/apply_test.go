@@ -257,3 +257,35 @@ func TestApplyClosedAndCancelled(t *testing.T) {
 		t.Errorf("Apply after Close: %v", err)
 	}
 }
+
+// A category delete moves its children up without a name check: the delete
+// goes through even when the level they join holds one of their names, both
+// terms stay editable, and neither can take a new clashing name.
+func TestDeleteMovesChildrenOntoAHeldName(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	top := mustCreateTerm(t, s, namedTerm(calendar.TaxonomyCategory, "Jazz", 0))
+	music := mustCreateTerm(t, s, namedTerm(calendar.TaxonomyCategory, "Music", 0))
+	sub := mustCreateTerm(t, s, namedTerm(calendar.TaxonomyCategory, "Jazz", music.ID))
+	if err := s.DeleteTerm(ctx, music.ID, 0); err != nil {
+		t.Fatalf("delete of a parent whose child's name is held one level up: %v", err)
+	}
+	moved, err := s.GetTerm(ctx, sub.ID)
+	if err != nil || moved.Parent != 0 {
+		t.Fatalf("child after the delete: %+v, %v", moved, err)
+	}
+	mustCheck(t, s)
+	moved.Description = calendar.Text{"en": "still editable"}
+	if _, err := s.UpdateTerm(ctx, moved); err != nil {
+		t.Errorf("update of the moved child: %v", err)
+	}
+	other := mustCreateTerm(t, s, namedTerm(calendar.TaxonomyCategory, "Blues", 0))
+	other.Name = calendar.Text{"en": "JAZZ"}
+	var taken *calendar.NameTakenError
+	if _, err := s.UpdateTerm(ctx, other); !errors.As(err, &taken) || taken.ID != top.ID {
+		t.Errorf("renaming a third term to the doubled name: %v", err)
+	}
+	if got, _ := s.TermsByName(ctx, calendar.TaxonomyCategory, "jazz"); len(got) != 2 {
+		t.Errorf("%d terms named jazz, want the two", len(got))
+	}
+}

@@ -47,7 +47,8 @@
 // UIDs longer than 256 bytes are indexed by their first 256 bytes and their
 // SHA-256. Parents a term delete hands to its children are not checked
 // against the names of their new level (a delete is never refused for a
-// name); such a clash is reported by the next update of either term.
+// name); like the duplicates a file migrated from layout 1 may hold, such a
+// pair keeps its names while neither takes a new one.
 //
 // The summary kept in post_order (status, author, dates, featured, hidden,
 // parent) lets a list confirm most restrictions with storage.MatchPost

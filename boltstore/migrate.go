@@ -17,8 +17,9 @@ const migrateBatch = 1024
 // records. The other indexes are unchanged between the two layouts.
 //
 // Term names were not enforced by layout 1, so a level may hold one name
-// twice; the index keeps both (it is not unique) and the next update of
-// either term reports the clash. UIDs did not exist in format 1.
+// twice; the index keeps both (it is not unique), both terms stay editable,
+// and no term can take that name at that level any more (checkTermNames).
+// UIDs did not exist in format 1.
 func migrateLayout1(tx *bolt.Tx) error {
 	err := rewriteAll(tx, bPosts, func(k, v []byte) ([]byte, []entry, error) {
 		p, err := storage.DecodePost(v)

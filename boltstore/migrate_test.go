@@ -175,11 +175,23 @@ func TestMigrateLayout1(t *testing.T) {
 	if id := res.Steps[4].Term.ID; id != 7 {
 		t.Errorf("first term id after migration = %d, want 7", id)
 	}
-	// The legacy duplicate is reported when one of its holders is written.
+	// A name a level held twice before layout 2 stays: both terms can be
+	// edited, but no term takes a name that is held at its level.
 	dup, _ := s.GetTerm(ctx, 4)
+	dup.Description = calendar.Text{"en": "edited"}
+	if _, err := s.UpdateTerm(ctx, dup); err != nil {
+		t.Errorf("update of a term whose name its level held twice before layout 2: %v", err)
+	}
+	jazz, _ := s.GetTerm(ctx, 3)
+	jazz.Name = calendar.Text{"en": "Music"}
 	var taken *calendar.NameTakenError
-	if _, err := s.UpdateTerm(ctx, dup); !errors.As(err, &taken) || taken.ID != 1 {
-		t.Errorf("update of a term whose name a level held twice before layout 2: %v", err)
+	if _, err := s.UpdateTerm(ctx, jazz); !errors.As(err, &taken) || taken.ID != 1 {
+		t.Errorf("renaming a term to a name its level holds: %v", err)
+	}
+	sub, _ := s.GetTerm(ctx, 2) // "Jazz" under 1; "Jazz" (3) is at the top level
+	sub.Parent = 0
+	if _, err := s.UpdateTerm(ctx, sub); !errors.As(err, &taken) || taken.ID != 3 {
+		t.Errorf("moving a term to a level holding its name: %v", err)
 	}
 	mustCheck(t, s)
 	if err := s.Close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
@@ -51,7 +52,7 @@ func (a *applier) createTerm(rec *calendar.TermRecord) (*calendar.TermRecord, er
 	if err := checkTermParent(a.tx, rec); err != nil {
 		return nil, err
 	}
-	if err := checkTermNames(a.tx, rec); err != nil {
+	if err := checkTermNames(a.tx, nil, rec); err != nil {
 		return nil, err
 	}
 	rec.Version = 1
@@ -75,7 +76,7 @@ func (a *applier) updateTerm(rec *calendar.TermRecord) (*calendar.TermRecord, er
 	if err := checkTermParent(a.tx, rec); err != nil {
 		return nil, err
 	}
-	if err := checkTermNames(a.tx, rec); err != nil {
+	if err := checkTermNames(a.tx, old, rec); err != nil {
 		return nil, err
 	}
 	rec.Version = old.Version + 1
@@ -177,10 +178,21 @@ func checkTermParent(tx *bolt.Tx, t *calendar.TermRecord) error {
 
 // checkTermNames: no other term of the taxonomy with t's parent holds one of
 // t's name keys. The name index holds each holder's parent, so this reads
-// the entries of t's keys only.
-func checkTermNames(tx *bolt.Tx, t *calendar.TermRecord) error {
+// the entries of t's keys only. On update (old is the stored term), a key t
+// already held at the same level is not checked again: it was reserved when
+// t took it, so only a file migrated from layout 1, where names were not
+// enforced, can have another holder there, and such a term stays editable
+// as long as it takes no new name.
+func checkTermNames(tx *bolt.Tx, old, t *calendar.TermRecord) error {
 	c := tx.Bucket(bTermNames).Cursor()
+	var held []string
+	if old != nil && old.Parent == t.Parent {
+		held = old.NameKeys()
+	}
 	for _, key := range t.NameKeys() {
+		if slices.Contains(held, key) {
+			continue
+		}
 		prefix := namePrefix(byte(t.Taxonomy.Kind()), key)
 		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
 			holder := storage.ParseIDKey(k[len(prefix):])
