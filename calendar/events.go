@@ -76,7 +76,7 @@ func (s *Service) applyEvent(ctx context.Context, c caller, v *Validation, rec *
 	}
 	rec.Start, rec.End = start.UTC().Truncate(time.Second), end.UTC().Truncate(time.Second)
 
-	if in.Cost.Set {
+	if in.Cost.Set && !s.tooMany(v, "cost", len(in.Cost.Value)) {
 		rec.Cost = checkCost(v, in.Cost.Value)
 	}
 	setFlag(&rec.ShowMap, in.ShowMap)

@@ -23,17 +23,16 @@ type linkItem struct {
 // planEventLinks validates categories, tags, venue and organizer of an event write.
 func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, in EventInput, lang Lang) (*linkPlan, error) {
 	plan := &linkPlan{sent: map[Kind]bool{}, items: map[Kind][]linkItem{}}
+	over := false
 	for _, n := range []struct {
 		arg string
 		set bool
 		len int
 	}{{"categories", in.Categories.Set, len(in.Categories.Value)}, {"tags", in.Tags.Set, len(in.Tags.Value)},
 		{"venue", in.Venue.Set, len(in.Venue.Value)}, {"organizer", in.Organizer.Set, len(in.Organizer.Value)}} {
-		if n.set && n.len > s.maxItems {
-			v.Add(n.arg, fmt.Sprintf("%s holds %d items; at most %d are allowed", n.arg, n.len, s.maxItems))
-		}
+		over = n.set && s.tooMany(v, n.arg, n.len) || over
 	}
-	if v.Has("categories") || v.Has("tags") || v.Has("venue") || v.Has("organizer") {
+	if over {
 		return plan, nil // bounded work: nothing of an oversized write is looked up
 	}
 	if in.Categories.Set {

@@ -38,6 +38,9 @@ func (s *Service) listPlaces(ctx context.Context, kind Kind, q placeQuery) (*pla
 	}
 	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
+	if s.listTooLong(&v, map[string]int{"status": len(splitList(q.Status))}) {
+		return nil, v.Err()
+	}
 	now := s.now()
 	pq := &PostQuery{Kind: kind, Now: now, Lang: lang, Search: searchWords(q.Search),
 		Visible: postVisibility(c, &v, q.Status), Offset: offset, Limit: perPage}

@@ -19,6 +19,17 @@ const (
 	maxPageNum = 1 << 30 // a page number beyond any real list
 )
 
+// tooMany refuses an array argument holding more than the maxItems items
+// (WithMaxItems), naming it in v, and reports whether it did. Callers check
+// before any storage work, so the cost of one request stays bounded.
+func (s *Service) tooMany(v *Validation, arg string, n int) bool {
+	if n <= s.maxItems {
+		return false
+	}
+	v.Add(arg, fmt.Sprintf("%s holds %d items; at most %d are allowed", arg, n, s.maxItems))
+	return true
+}
+
 // lang resolves the language of one operation.
 func (s *Service) lang(l Lang) (Lang, error) {
 	if l == "" {
