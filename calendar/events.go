@@ -151,14 +151,16 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 		}
 		steps := append(plan.steps(rec), Step{Op: OpCreatePost, Post: rec})
 		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
-		if errors.Is(err, ErrNotFound) {
-			// A linked record went away since it was checked: plan again,
-			// and validation names the argument.
-			if ok, _ := retry.again(ctx); ok {
-				continue
-			}
-		}
 		if err != nil {
+			if errors.Is(err, ErrNotFound) {
+				// A linked record went away since it was checked: plan
+				// again, and validation names the argument.
+				again, rerr := retry.after(ctx, err, 0)
+				if again {
+					continue
+				}
+				err = rerr
+			}
 			return nil, s.storageErr(ctx, "create event", err)
 		}
 		stored := res.Steps[len(res.Steps)-1].Post

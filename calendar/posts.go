@@ -130,15 +130,12 @@ func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion 
 		steps = append(steps, Step{Op: OpUpdatePost, Post: next})
 		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
-			if s.retryable(err, ifVersion) {
-				if ok, rerr := retry.again(ctx); ok {
-					continue
-				} else if errors.Is(err, ErrConflict) {
-					err = rerr
-				}
-			}
 			if errors.Is(err, ErrConflict) && ifVersion != 0 {
 				return nil, preconditionFailed(cur.Version)
+			}
+			again, err := retry.after(ctx, err, ifVersion)
+			if again {
+				continue
 			}
 			return nil, s.storageErr(ctx, "update post", err)
 		}
@@ -146,14 +143,6 @@ func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion 
 		s.counts.eventWritten(cur, stored, now)
 		return stored, nil
 	}
-}
-
-// retryable reports whether a failed write should be tried again after a
-// fresh read: a conflict when the caller did not pin a version, or a record
-// that vanished meanwhile (the next read then answers with the right
-// not-found error, or validation names a link that is gone).
-func (s *Service) retryable(err error, ifVersion int64) bool {
-	return errors.Is(err, ErrConflict) && ifVersion == 0 || errors.Is(err, ErrNotFound)
 }
 
 func preconditionFailed(have int64) error {
@@ -182,20 +171,16 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 			if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
 				return nil, preconditionFailed(cur.Version)
 			}
-			err = s.repo.DeletePost(ctx, cur.ID, cur.Version)
-			if err != nil && s.retryable(err, opt.IfVersion) {
+			if err := s.repo.DeletePost(ctx, cur.ID, cur.Version); err != nil {
+				if errors.Is(err, ErrConflict) && opt.IfVersion != 0 {
+					return nil, preconditionFailed(cur.Version)
+				}
 				// A concurrent delete makes the next read answer with the
 				// kind's own not-found error.
-				if ok, rerr := retry.again(ctx); ok {
+				again, err := retry.after(ctx, err, opt.IfVersion)
+				if again {
 					continue
-				} else if errors.Is(err, ErrConflict) {
-					err = rerr
 				}
-			}
-			if errors.Is(err, ErrConflict) && opt.IfVersion != 0 {
-				return nil, preconditionFailed(cur.Version)
-			}
-			if err != nil {
 				return nil, s.storageErr(ctx, "delete post", err)
 			}
 			s.counts.eventWritten(cur, nil, s.now())

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,5 +194,39 @@ func TestReuseByNameOnlyLinksReadableRecords(t *testing.T) {
 	byEditor := f.mustEvent(as(editor), in)
 	if byEditor.Venues[0].ID != draft.ID {
 		t.Errorf("an editor's event linked venue %d, want the lowest-id readable one %d", byEditor.Venues[0].ID, draft.ID)
+	}
+}
+
+// vanishing is a store whose writes always report a missing record, though
+// every read finds what the write names: a store contradicting itself.
+type vanishing struct {
+	calendar.Repository
+	writes atomic.Int64
+}
+
+func (v *vanishing) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteResult, error) {
+	v.writes.Add(1)
+	return nil, &calendar.StepError{Step: 0, Op: w.Steps[0].Op, Err: fmt.Errorf("injected: %w", calendar.ErrNotFound)}
+}
+
+// A record that went missing during a write is looked up again a few times
+// (a concurrent delete then gets the kind's own answer); when fresh reads
+// keep contradicting the store, the write stops at once with an internal
+// error instead of retrying until the deadline or answering a generic 404.
+func TestMissingRecordsAreReadAgainAFewTimes(t *testing.T) {
+	f := newFixture(t)
+	ev := f.mustEvent(system, eventIn("Here", "2026-04-01 20:00", "2026-04-01 22:00"))
+	repo := &vanishing{Repository: f.repo}
+	cal := calendar.New(repo, calendar.WithClock(f.clock.Now), calendar.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	_, err := cal.CreateEvent(system, nestedEvent("New"), calendar.WriteOptions{})
+	wantErr(t, err, calendar.CodeInternal, "rest_internal_error")
+	if n := repo.writes.Load(); n < 2 || n > 4 {
+		t.Errorf("create: %d write attempts, want a few", n)
+	}
+	repo.writes.Store(0)
+	_, err = cal.UpdateEvent(system, calendar.ByID(ev.ID), calendar.EventInput{Title: s("Again")}, calendar.WriteOptions{})
+	wantErr(t, err, calendar.CodeInternal, "rest_internal_error")
+	if n := repo.writes.Load(); n < 2 || n > 4 {
+		t.Errorf("update: %d write attempts, want a few", n)
 	}
 }

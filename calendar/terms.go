@@ -293,16 +293,16 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 		if errors.As(err, &ce) && ce.Reason != "" {
 			return nil, err
 		}
-		if (errors.Is(err, ErrConflict) && ifVersion == 0) || errors.Is(err, ErrNotFound) {
+		if err != nil {
+			if errors.Is(err, ErrConflict) && ifVersion != 0 {
+				return nil, preconditionFailed(cur.Version)
+			}
 			// Another writer won, or the term went away: look again (a
 			// vanished term then gets the not-found answer).
-			if ok, rerr := retry.again(ctx); ok {
+			again, err := retry.after(ctx, err, ifVersion)
+			if again {
 				continue
-			} else if errors.Is(err, ErrConflict) {
-				err = rerr
 			}
-		}
-		if err != nil {
 			return nil, s.storageErr(ctx, verb+" term", err)
 		}
 		tv, err := r.term(shown)
