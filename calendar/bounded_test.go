@@ -159,8 +159,19 @@ func TestNameCreationCostsPerItemNotPerStoreSize(t *testing.T) {
 		if scans != 0 {
 			t.Errorf("store of %d tags: the create read a whole taxonomy %d times", stored, scans)
 		}
-		if limit := 4*(items+1) + 10; all > limit {
-			t.Errorf("store of %d tags: %d store calls for %d names, want at most %d", stored, all, items+1, limit)
+		// Per name: a look-up by slug and one by name; then the write and
+		// one read of the linked terms. New terms need no count query.
+		if limit := 2*(items+1) + 2; all > limit {
+			t.Errorf("store of %d tags: %d store calls for %d names, want at most %d: %v", stored, all, items+1, limit, cr.calls)
+		}
+		for _, tag := range ev.Tags {
+			fresh, err := f.cal.GetTerm(system, calendar.TaxonomyTag, tag.ID, calendar.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tag.Count != fresh.Count || tag.Count != 1 {
+				t.Errorf("new tag %q shown with count %d; counted afresh %d, want 1", tag.Name, tag.Count, fresh.Count)
+			}
 		}
 		if n := cr.calls["Apply"]; n != 1 {
 			t.Errorf("%d writes, want one atomic write", n)
@@ -307,5 +318,31 @@ func TestDefaultMaxItems(t *testing.T) {
 	wantParams(t, err, "tags")
 	if got := storeCounts(t, f.repo)[string(calendar.TaxonomyTag)]; got != calendar.DefaultMaxItems {
 		t.Errorf("%d tags stored, want %d", got, calendar.DefaultMaxItems)
+	}
+}
+
+// Terms a write creates are shown with the count a fresh read gives (1 for
+// a published event, 0 for a draft), without a count query.
+func TestNewTermsShowTheirCount(t *testing.T) {
+	f := newFixture(t)
+	draft := eventIn("Draft", "2026-04-01 20:00", "2026-04-01 22:00")
+	draft.Status = s("draft")
+	draft.Tags = calendar.Some([]calendar.TermRef{{Name: "only-draft"}})
+	ev := f.mustEvent(system, draft)
+	pub := eventIn("Published", "2026-04-01 20:00", "2026-04-01 22:00")
+	pub.Tags = calendar.Some([]calendar.TermRef{{Name: "only-draft"}, {Name: "on-published"}})
+	pubEv := f.mustEvent(system, pub)
+	upd, err := f.cal.UpdateEvent(system, calendar.ByID(ev.ID),
+		calendar.EventInput{Tags: calendar.Some([]calendar.TermRef{{Name: "added-to-draft"}})}, calendar.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tag  calendar.Term
+		want int
+	}{{ev.Tags[0], 0}, {pubEv.Tags[0], 1}, {pubEv.Tags[1], 1}, {upd.Tags[0], 0}} {
+		if c.tag.Count != c.want {
+			t.Errorf("tag %q shown with count %d, want %d", c.tag.Name, c.tag.Count, c.want)
+		}
 	}
 }

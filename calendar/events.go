@@ -165,7 +165,7 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 		}
 		stored := res.Steps[len(res.Steps)-1].Post
 		s.counts.eventWritten(nil, stored, now)
-		return s.newRender(ctx, c, lang, now).event(stored, false)
+		return s.newRender(ctx, c, lang, now).knowNewTerms(res, stored).event(stored, false)
 	}
 }
 
@@ -175,7 +175,7 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 	if err != nil {
 		return nil, err
 	}
-	stored, err := s.updatePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
+	stored, res, err := s.writePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
 		// Planned on every attempt: a retry after a concurrent write
 		// sees the links as they are now.
 		var v Validation
@@ -194,7 +194,7 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 	if err != nil {
 		return nil, err
 	}
-	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).event(stored, false)
+	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).knowNewTerms(res, stored).event(stored, false)
 }
 
 // GetEvent reads one event by id or slug.

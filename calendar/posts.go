@@ -102,28 +102,35 @@ func passwordMatches(want, got string) bool {
 // error to stop. The record and those steps are one atomic write.
 func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion int64,
 	apply func(c caller, rec *PostRecord) ([]Step, error)) (*PostRecord, error) {
+	stored, _, err := s.writePost(ctx, kind, ref, ifVersion, apply)
+	return stored, err
+}
+
+// writePost is updatePost that also returns the result of every step.
+func (s *Service) writePost(ctx context.Context, kind Kind, ref Ref, ifVersion int64,
+	apply func(c caller, rec *PostRecord) ([]Step, error)) (*PostRecord, *WriteResult, error) {
 	c := callerFrom(ctx)
 	if !c.canCreatePosts() {
-		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
+		return nil, nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
 	}
 	retry := newRetrier()
 	for {
 		cur, err := s.findPost(ctx, kind, ref)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ref = ByID(cur.ID)
 		now := s.now()
 		if !c.canEdit(cur, cur.EffectiveStatus(now)) {
-			return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
+			return nil, nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
 		}
 		if ifVersion != 0 && cur.Version != ifVersion {
-			return nil, preconditionFailed(cur.Version)
+			return nil, nil, preconditionFailed(cur.Version)
 		}
 		next := cur.Clone()
 		steps, err := apply(c, next)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		next.Version = cur.Version
 		next.Modified = now.UTC().Truncate(time.Second)
@@ -131,17 +138,17 @@ func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion 
 		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
 			if errors.Is(err, ErrConflict) && ifVersion != 0 {
-				return nil, preconditionFailed(cur.Version)
+				return nil, nil, preconditionFailed(cur.Version)
 			}
 			again, err := retry.after(ctx, err, ifVersion)
 			if again {
 				continue
 			}
-			return nil, s.storageErr(ctx, "update post", err)
+			return nil, nil, s.storageErr(ctx, "update post", err)
 		}
 		stored := res.Steps[len(res.Steps)-1].Post
 		s.counts.eventWritten(cur, stored, now)
-		return stored, nil
+		return stored, res, nil
 	}
 }
 
