@@ -76,11 +76,12 @@ func WithDefaultAuthor(id int64) Option { return func(s *settings) { s.defaultAu
 // WithMaxItems says otherwise.
 const DefaultMaxItems = 100
 
-// WithMaxItems sets the most items one array argument (categories, tags,
-// venue, organizer, cost, list filters of ids) may hold (default
-// DefaultMaxItems); more is refused with a 400 naming the argument, before
-// any storage work, so one request cannot make the calendar create or look
-// up thousands of records.
+// WithMaxItems sets the most items one array argument may hold (default
+// DefaultMaxItems): categories, tags, venue, organizer and cost of event
+// writes, and the list filters (ids, slugs, statuses; comma-separated values
+// count one each). More is refused with a 400 naming the argument, before any
+// storage work, so one request cannot make the calendar create or look up
+// thousands of records.
 func WithMaxItems(n int) Option { return func(s *settings) { s.maxItems = n } }
 
 // WithLogger sets the logger for unexpected storage errors (default slog.Default()).

@@ -615,7 +615,9 @@ type serverProcess struct {
 	exited   chan struct{}
 }
 
-var adminPassword = regexp.MustCompile(`created user admin with password (\S+)`)
+// Both forms the server has printed: "created user admin with password PW"
+// and "created NAME.users with user admin, password PW (…)".
+var adminPassword = regexp.MustCompile(`user admin(?:,| with) password ([^\s,]+)`)
 
 // startServerProcess runs the built server on a free port in dir and waits
 // until it answers.
