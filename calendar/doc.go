@@ -14,4 +14,11 @@
 // WithPrincipal). A context without a principal is anonymous, so a handler
 // that forgets to attach its user gets no rights; trusted code (tools, jobs,
 // tests) says so explicitly with the System principal.
+//
+// Every write is one atomic Repository.Apply: an event and the venues,
+// organizers and terms it creates by name are stored together or not at
+// all, names are reused or reserved by the store (never a process-local
+// lock), an update without a pinned version retries through concurrent
+// changes until its context ends, and array arguments are bounded
+// (WithMaxItems), so one request's work stays proportional to what it names.
 package calendar

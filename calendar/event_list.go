@@ -2,8 +2,8 @@ package calendar
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -27,6 +27,10 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	var v Validation
 	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
+	if s.listTooLong(&v, map[string]int{"categories": len(splitList(q.Categories)), "tags": len(splitList(q.Tags)),
+		"venue": len(q.Venue), "organizer": len(q.Organizer), "include": len(q.Include), "status": len(splitList(q.Status))}) {
+		return nil, v.Err()
+	}
 	pq := &PostQuery{Kind: KindEvent, Now: now, Lang: lang, Search: searchWords(q.Search),
 		Visible: postVisibility(c, &v, q.Status), ExcludeHidden: true, Featured: q.Featured,
 		Offset: offset, Limit: perPage}
@@ -236,26 +240,10 @@ func (s *Service) withDescendants(ctx context.Context, ids []int64) ([]int64, er
 
 // termByIDOrSlug finds a term of the taxonomy by decimal id or slug; nil when none.
 func (s *Service) termByIDOrSlug(ctx context.Context, tax Taxonomy, item string) (*TermRecord, error) {
-	var t *TermRecord
-	var err error
-	if id, perr := strconv.ParseInt(item, 10, 64); perr == nil {
-		if id <= 0 {
-			return nil, nil
-		}
-		t, err = s.repo.GetTerm(ctx, id)
-	} else {
-		t, err = s.repo.TermBySlug(ctx, tax, NormalizeSlug(item))
+	if id, err := strconv.ParseInt(item, 10, 64); err == nil {
+		return s.termOf(ctx, tax, id)
 	}
-	if errors.Is(err, ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, s.storageErr(ctx, "get term", err)
-	}
-	if t.Taxonomy != tax {
-		return nil, nil
-	}
-	return t, nil
+	return s.termWithSlug(ctx, tax, NormalizeSlug(item))
 }
 
 // geoFilter turns geoloc and geoloc_lat/lng/radius into venue id sets.
@@ -325,6 +313,17 @@ func (s *Service) geoFilter(ctx context.Context, v *Validation, q EventQuery, pq
 		}
 	}
 	return nil
+}
+
+// listTooLong refuses every list argument holding more than maxItems items
+// (n maps argument names to their counts) and reports whether one did: the
+// list is then answered without any storage work.
+func (s *Service) listTooLong(v *Validation, n map[string]int) bool {
+	over := false
+	for _, arg := range slices.Sorted(maps.Keys(n)) {
+		over = s.tooMany(v, arg, n[arg]) || over
+	}
+	return over
 }
 
 // splitList flattens list arguments whose items may themselves be

@@ -132,8 +132,5 @@ func checkCost(v *Validation, values []string) []string {
 			out = append(out, c)
 		}
 	}
-	if len(out) > 100 {
-		v.Add("cost", "too many cost values")
-	}
 	return out
 }

@@ -95,42 +95,60 @@ func passwordMatches(want, got string) bool {
 
 // updatePost runs the read-modify-write of an update: it re-reads and
 // re-applies on a concurrent write (unless the caller pinned a version), so
-// no write is lost. apply gets a clone of the stored record and the attempt
-// number; it returns a validation or permission error to stop.
+// no write is lost and a caller who did not ask for a version check never
+// sees a conflict. apply gets a clone of the stored record; it returns the
+// steps to write before the record (venues, organizers and terms its links
+// create by name, referred to by StepRef), or a validation or permission
+// error to stop. The record and those steps are one atomic write.
 func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion int64,
-	apply func(c caller, rec *PostRecord, attempt int) error) (*PostRecord, error) {
+	apply func(c caller, rec *PostRecord) ([]Step, error)) (*PostRecord, error) {
+	stored, _, err := s.writePost(ctx, kind, ref, ifVersion, apply)
+	return stored, err
+}
+
+// writePost is updatePost that also returns the result of every step.
+func (s *Service) writePost(ctx context.Context, kind Kind, ref Ref, ifVersion int64,
+	apply func(c caller, rec *PostRecord) ([]Step, error)) (*PostRecord, *WriteResult, error) {
 	c := callerFrom(ctx)
 	if !c.canCreatePosts() {
-		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
+		return nil, nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
 	}
-	for attempt := 0; ; attempt++ {
+	retry := newRetrier()
+	for {
 		cur, err := s.findPost(ctx, kind, ref)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ref = ByID(cur.ID)
 		now := s.now()
 		if !c.canEdit(cur, cur.EffectiveStatus(now)) {
-			return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
+			return nil, nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
 		}
 		if ifVersion != 0 && cur.Version != ifVersion {
-			return nil, preconditionFailed(cur.Version)
+			return nil, nil, preconditionFailed(cur.Version)
 		}
 		next := cur.Clone()
-		if err := apply(c, next, attempt); err != nil {
-			return nil, err
+		steps, err := apply(c, next)
+		if err != nil {
+			return nil, nil, err
 		}
 		next.Version = cur.Version
 		next.Modified = now.UTC().Truncate(time.Second)
-		stored, err := s.repo.UpdatePost(ctx, next)
-		if errors.Is(err, ErrConflict) && ifVersion == 0 && attempt < maxWriteRetries {
-			continue
-		}
+		steps = append(steps, Step{Op: OpUpdatePost, Post: next})
+		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
-			return nil, s.storageErr(ctx, "update post", err)
+			if errors.Is(err, ErrConflict) && ifVersion != 0 {
+				return nil, nil, preconditionFailed(cur.Version)
+			}
+			again, err := retry.after(ctx, err, ifVersion)
+			if again {
+				continue
+			}
+			return nil, nil, s.storageErr(ctx, "update post", err)
 		}
+		stored := res.Steps[len(res.Steps)-1].Post
 		s.counts.eventWritten(cur, stored, now)
-		return stored, nil
+		return stored, res, nil
 	}
 }
 
@@ -150,7 +168,8 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to delete this %s permanently.", kind))
 	}
 	if opt.Force {
-		for attempt := 0; ; attempt++ {
+		retry := newRetrier()
+		for {
 			cur, err := s.findPost(ctx, kind, ref)
 			if err != nil {
 				return nil, err
@@ -159,23 +178,28 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 			if opt.IfVersion != 0 && cur.Version != opt.IfVersion {
 				return nil, preconditionFailed(cur.Version)
 			}
-			err = s.repo.DeletePost(ctx, cur.ID, cur.Version)
-			if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
-				continue
-			}
-			if err != nil {
+			if err := s.repo.DeletePost(ctx, cur.ID, cur.Version); err != nil {
+				if errors.Is(err, ErrConflict) && opt.IfVersion != 0 {
+					return nil, preconditionFailed(cur.Version)
+				}
+				// A concurrent delete makes the next read answer with the
+				// kind's own not-found error.
+				again, err := retry.after(ctx, err, opt.IfVersion)
+				if again {
+					continue
+				}
 				return nil, s.storageErr(ctx, "delete post", err)
 			}
 			s.counts.eventWritten(cur, nil, s.now())
 			return cur, nil
 		}
 	}
-	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord, _ int) error {
+	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
 		if rec.Status == StatusTrash {
-			return newError(CodeGone, codesOf(kind).inTrash, fmt.Sprintf("The %s is already in the trash.", kind))
+			return nil, newError(CodeGone, codesOf(kind).inTrash, fmt.Sprintf("The %s is already in the trash.", kind))
 		}
 		rec.Status = StatusTrash
-		return nil
+		return nil, nil
 	})
 }
 

@@ -90,6 +90,22 @@ func (r *render) termCount(t *TermRecord) (int, error) {
 	return page.Total, nil
 }
 
+// knowNewTerms notes the use count of the terms a write just created for
+// event ev: at the write only ev links them, so rendering them needs no
+// count query (one round trip per new term on Redis).
+func (r *render) knowNewTerms(res *WriteResult, ev *PostRecord) *render {
+	n := 0
+	if ev.EffectiveStatus(r.now) == StatusPublish {
+		n = 1
+	}
+	for _, st := range res.Steps {
+		if st.Term != nil && !st.Found {
+			r.count[st.Term.ID] = n
+		}
+	}
+	return r
+}
+
 func (r *render) term(t *TermRecord) (Term, error) {
 	n, err := r.termCount(t)
 	if err != nil {

@@ -11,11 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// maxWriteRetries bounds the read-modify-write loop of an update that did
-// not ask for a version: a concurrent writer makes us re-read and re-apply,
-// never lose either write.
-const maxWriteRetries = 16
-
 // Limits of write fields (domain §10).
 const (
 	maxNameLen = 1000    // characters of a title or name
@@ -23,6 +18,17 @@ const (
 	maxCostLen = 100     // characters of one cost value
 	maxPageNum = 1 << 30 // a page number beyond any real list
 )
+
+// tooMany refuses an array argument holding more than the maxItems items
+// (WithMaxItems), naming it in v, and reports whether it did. Callers check
+// before any storage work, so the cost of one request stays bounded.
+func (s *Service) tooMany(v *Validation, arg string, n int) bool {
+	if n <= s.maxItems {
+		return false
+	}
+	v.Add(arg, fmt.Sprintf("%s holds %d items; at most %d are allowed", arg, n, s.maxItems))
+	return true
+}
 
 // lang resolves the language of one operation.
 func (s *Service) lang(l Lang) (Lang, error) {

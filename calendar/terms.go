@@ -52,8 +52,10 @@ func (s *Service) GetTerm(ctx context.Context, tax Taxonomy, id int64, opt ReadO
 }
 
 // applyTerm validates a term write into v and writes the valid fields into t.
-// siblings are the other terms of the taxonomy.
-func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lang, all []*TermRecord, creating bool) error {
+// It reads only the records it needs (the parent and its ancestors, the
+// holder of a wanted slug): its cost does not grow with the taxonomy. Names
+// unique per level are the store's to enforce, inside the write (termExists).
+func (s *Service) applyTerm(ctx context.Context, v *Validation, t *TermRecord, in TermInput, lang Lang, creating bool) error {
 	v.AddAll(in.Invalid)
 	if creating && !in.Name.Set && !v.Has("name") {
 		v.Missing("name")
@@ -69,19 +71,33 @@ func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lan
 		}
 	}
 	if in.Parent.Set {
-		switch p := in.Parent.Value; {
-		case !t.Taxonomy.Hierarchical():
+		if !t.Taxonomy.Hierarchical() {
 			return &Error{Code: CodeInvalid, Reason: "rest_taxonomy_not_hierarchical",
 				Message: "Can not set parent of a term of a non-hierarchical taxonomy.",
 				Params:  map[string]string{"parent": "tags have no parent"}}
+		}
+		p := in.Parent.Value
+		parent, err := s.termOf(ctx, t.Taxonomy, p)
+		if err != nil {
+			return err
+		}
+		switch {
 		case p == 0:
 			t.Parent = 0
-		case p < 0 || findID(all, p) == nil:
+		case parent == nil:
 			v.Add("parent", fmt.Sprintf("%d is not a valid category id", p))
-		case t.ID != 0 && (p == t.ID || isDescendant(all, p, t.ID)):
-			v.Add("parent", "parent must not be the category itself or one of its children")
 		default:
-			t.Parent = p
+			below := p == t.ID
+			if t.ID != 0 && !below {
+				if below, err = s.isDescendant(ctx, parent, t.ID); err != nil {
+					return err
+				}
+			}
+			if below {
+				v.Add("parent", "parent must not be the category itself or one of its children")
+			} else {
+				t.Parent = p
+			}
 		}
 	}
 	if in.Slug.Set {
@@ -89,8 +105,12 @@ func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lan
 		if sl == "" {
 			v.Add("slug", "slug must not be empty")
 		} else {
-			for _, o := range all {
-				if o.Slug == sl && o.ID != t.ID && !creating {
+			if !creating {
+				o, err := s.termWithSlug(ctx, t.Taxonomy, sl)
+				if err != nil {
+					return err
+				}
+				if o != nil && o.ID != t.ID {
 					return &Error{Code: CodeInvalid, Reason: "duplicate_term_slug",
 						Message: fmt.Sprintf("The slug %q is already in use by another term.", sl),
 						Params:  map[string]string{"slug": "slug is already in use"}}
@@ -101,22 +121,70 @@ func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lan
 	} else if creating {
 		t.Slug = termSlug(t.Name.Get(lang, lang), t.Taxonomy)
 	}
-	if v.Has("name") || v.Has("parent") {
-		return nil
-	}
-	// A name may exist once per level.
-	for _, o := range all {
-		if o.ID == t.ID || o.Parent != t.Parent {
-			continue
-		}
-		for _, n := range o.Name {
-			if strings.EqualFold(strings.TrimSpace(n), t.Name.Get(lang, t.Lang)) {
-				return &Error{Code: CodeInvalid, Reason: "term_exists", TermID: o.ID,
-					Message: "A term with the name provided already exists with this parent."}
-			}
-		}
-	}
 	return nil
+}
+
+// termOf reads term id of the taxonomy; nil when there is none.
+func (s *Service) termOf(ctx context.Context, tax Taxonomy, id int64) (*TermRecord, error) {
+	if id <= 0 {
+		return nil, nil
+	}
+	t, err := s.repo.GetTerm(ctx, id)
+	return s.termFound(ctx, tax, t, err)
+}
+
+// termWithSlug reads the term of the taxonomy with this slug; nil when none.
+func (s *Service) termWithSlug(ctx context.Context, tax Taxonomy, slug string) (*TermRecord, error) {
+	t, err := s.repo.TermBySlug(ctx, tax, slug)
+	return s.termFound(ctx, tax, t, err)
+}
+
+// termFound turns a term read into the term of the taxonomy, or nil.
+func (s *Service) termFound(ctx context.Context, tax Taxonomy, t *TermRecord, err error) (*TermRecord, error) {
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.storageErr(ctx, "get term", err)
+	}
+	if t.Taxonomy != tax {
+		return nil, nil
+	}
+	return t, nil
+}
+
+// maxTermDepth bounds the walk up a category tree: deeper is taken as a
+// cycle, which the checks here never let a write make.
+const maxTermDepth = 1000
+
+// isDescendant reports whether term t lies below ancestor, walking up
+// from t one read per level.
+func (s *Service) isDescendant(ctx context.Context, t *TermRecord, ancestor int64) (bool, error) {
+	for range maxTermDepth {
+		switch t.Parent {
+		case ancestor:
+			return true, nil
+		case 0:
+			return false, nil
+		}
+		up, err := s.termOf(ctx, t.Taxonomy, t.Parent)
+		if err != nil || up == nil {
+			return false, err
+		}
+		t = up
+	}
+	return true, nil
+}
+
+// termExists turns the store's refusal of a name taken at that level into
+// the wire's term_exists, naming the term that holds it.
+func termExists(err error) error {
+	var taken *NameTakenError
+	if errors.As(err, &taken) {
+		return &Error{Code: CodeInvalid, Reason: "term_exists", TermID: taken.ID,
+			Message: "A term with the name provided already exists with this parent."}
+	}
+	return err
 }
 
 func findID(all []*TermRecord, id int64) *TermRecord {
@@ -126,21 +194,6 @@ func findID(all []*TermRecord, id int64) *TermRecord {
 		}
 	}
 	return nil
-}
-
-// isDescendant reports whether id lies below ancestor.
-func isDescendant(all []*TermRecord, id, ancestor int64) bool {
-	for steps := 0; id != 0 && steps <= len(all); steps++ {
-		t := findID(all, id)
-		if t == nil {
-			return false
-		}
-		if t.Parent == ancestor {
-			return true
-		}
-		id = t.Parent
-	}
-	return false
 }
 
 // CreateTerm creates a category or tag.
@@ -156,15 +209,9 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	if err != nil {
 		return nil, err
 	}
-	s.byName.Lock()
-	defer s.byName.Unlock()
-	all, err := s.repo.ListTerms(ctx, tax)
-	if err != nil {
-		return nil, s.storageErr(ctx, "list terms", err)
-	}
 	t := &TermRecord{Taxonomy: tax, Lang: lang}
 	var v Validation
-	if err := s.applyTerm(&v, t, in, lang, all, true); err != nil {
+	if err := s.applyTerm(ctx, &v, t, in, lang, true); err != nil {
 		return nil, err
 	}
 	if err := v.Err(); err != nil {
@@ -172,7 +219,7 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	}
 	stored, err := s.repo.CreateTerm(ctx, t)
 	if err != nil {
-		return nil, s.storageErr(ctx, "create term", err)
+		return nil, s.storageErr(ctx, "create term", termExists(err))
 	}
 	tv, err := s.newRender(ctx, c, lang, s.now()).term(stored)
 	return &tv, err
@@ -182,19 +229,16 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in TermInput, opt WriteOptions) (*Term, error) {
 	return s.writeTerm(ctx, tax, id, opt.Lang, opt.IfVersion, "edit",
 		func(c caller, lang Lang, cur *TermRecord) (*TermRecord, error) {
-			all, err := s.repo.ListTerms(ctx, tax)
-			if err != nil {
-				return nil, s.storageErr(ctx, "list terms", err)
-			}
 			next := cur.Clone()
 			var v Validation
-			if err := s.applyTerm(&v, next, in, lang, all, false); err != nil {
+			if err := s.applyTerm(ctx, &v, next, in, lang, false); err != nil {
 				return nil, err
 			}
 			if err := v.Err(); err != nil {
 				return nil, err
 			}
-			return s.repo.UpdateTerm(ctx, next)
+			stored, err := s.repo.UpdateTerm(ctx, next)
+			return stored, termExists(err)
 		})
 }
 
@@ -228,7 +272,8 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 	if err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
+	retry := newRetrier()
+	for {
 		cur, err := s.findTerm(ctx, tax, id)
 		if err != nil {
 			return nil, err
@@ -248,10 +293,16 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 		if errors.As(err, &ce) && ce.Reason != "" {
 			return nil, err
 		}
-		if errors.Is(err, ErrConflict) && ifVersion == 0 && attempt < maxWriteRetries {
-			continue
-		}
 		if err != nil {
+			if errors.Is(err, ErrConflict) && ifVersion != 0 {
+				return nil, preconditionFailed(cur.Version)
+			}
+			// Another writer won, or the term went away: look again (a
+			// vanished term then gets the not-found answer).
+			again, err := retry.after(ctx, err, ifVersion)
+			if again {
+				continue
+			}
 			return nil, s.storageErr(ctx, verb+" term", err)
 		}
 		tv, err := r.term(shown)
@@ -286,6 +337,9 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 	if q.Parent != nil && !tax.Hierarchical() {
 		return nil, &Error{Code: CodeInvalid, Reason: "rest_taxonomy_not_hierarchical",
 			Message: "Can not filter tags by parent.", Params: map[string]string{"parent": "tags have no parent"}}
+	}
+	if s.listTooLong(&v, map[string]int{"include": len(splitList(q.Include)), "exclude": len(splitList(q.Exclude))}) {
+		return nil, v.Err()
 	}
 	all, err := s.repo.ListTerms(ctx, tax)
 	if err != nil {

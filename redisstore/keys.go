@@ -30,11 +30,30 @@ func (k keys) evDur() string                       { return k.tag + "ev:dur" }
 func (k keys) evStatus(s calendar.Status) string   { return k.tag + "ev:st:" + string(s) }
 func (k keys) evFeatured() string                  { return k.tag + "ev:featured" }
 func (k keys) evHidden() string                    { return k.tag + "ev:hidden" }
-func (k keys) evParent(id int64) string            { return k.tag + "ev:parent:" + itoa(id) }
-func (k keys) children(id int64) string            { return k.tag + "cat:children:" + itoa(id) }
+func (k keys) evParent(id int64) string            { return k.evParentPrefix() + itoa(id) }
+func (k keys) children(id int64) string            { return k.childrenPrefix() + itoa(id) }
+func (k keys) childrenPrefix() string              { return k.tag + "cat:children:" }
+func (k keys) evParentPrefix() string              { return k.tag + "ev:parent:" }
+func (k keys) uids(kind calendar.Kind) string      { return k.tag + "uid:" + kind.String() }
+func (k keys) migrating() string                   { return k.tag + "migrating" }
+
+// postName is the name index of venues or organizers: the sorted set of the
+// posts of kind having the name key key (calendar.NameKey), scored by id.
+func (k keys) postName(kind calendar.Kind, key string) string {
+	return k.tag + "pname:" + kind.String() + ":" + key
+}
+
+// termName is the name index of a taxonomy: the sorted set of the terms
+// having the name key key, scored by their parent, so that one range finds
+// the holders of a name at one level.
+func (k keys) termName(kind calendar.Kind, key string) string {
+	return k.tag + "tname:" + kind.String() + ":" + key
+}
 
 // evLink is the index of events linked to term or post id of the given kind.
-func (k keys) evLink(kind calendar.Kind, id int64) string {
+func (k keys) evLink(kind calendar.Kind, id int64) string { return k.evLinkPrefix(kind) + itoa(id) }
+
+func (k keys) evLinkPrefix(kind calendar.Kind) string {
 	var n string
 	switch kind {
 	case calendar.KindVenue:
@@ -46,7 +65,7 @@ func (k keys) evLink(kind calendar.Kind, id int64) string {
 	case calendar.KindTag:
 		n = "tag"
 	}
-	return k.tag + "ev:" + n + ":" + itoa(id)
+	return k.tag + "ev:" + n + ":"
 }
 
 // linkKinds are the kinds an event links to, each with its own index.
@@ -54,13 +73,12 @@ var linkKinds = [...]calendar.Kind{calendar.KindVenue, calendar.KindOrganizer, c
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
-// zentry is one sorted-set membership of a record: in key, at score.
-// The score is a decimal string; "" stands for the record's own id, which a
-// create only learns inside the commit script.
-type zentry struct {
-	key   string
-	score string
-}
+// zent is one sorted-set membership of a record: in key, at score. Both may
+// hold holes (a placeholder link, the id of a record being created).
+type zent struct{ key, score tval }
+
+// zentry is a zent of a stored record, without holes.
+type zentry struct{ key, score string }
 
 func score(t time.Time) string { return formatScore(storage.TimeScoreMicro(t)) }
 
@@ -78,39 +96,63 @@ func durScore(p *calendar.PostRecord) string {
 	return formatScore(storage.TimeScoreMicro(p.End) - storage.TimeScoreMicro(p.Start))
 }
 
-// postEntries lists every index entry of post p.
-func (k keys) postEntries(p *calendar.PostRecord) []zentry {
+// postEnts lists every index entry of post p (own id id): the list indexes,
+// and for venues and organizers the name index.
+func (k keys) postEnts(p *calendar.PostRecord, id tval) []zent {
 	if p.Kind != calendar.KindEvent {
-		return []zentry{{k.kindIndex(p.Kind), score(p.Date)}}
+		out := []zent{{lit(k.kindIndex(p.Kind)), lit(score(p.Date))}}
+		for _, key := range p.NameKeys() {
+			out = append(out, zent{lit(k.postName(p.Kind, key)), id})
+		}
+		return out
 	}
-	st := score(p.Start)
-	out := []zentry{{k.evStart(), st}, {k.evEnd(), score(p.End)}, {k.evDur(), durScore(p)}, {k.evStatus(p.Status), st}}
+	st := lit(score(p.Start))
+	out := []zent{{lit(k.evStart()), st}, {lit(k.evEnd()), lit(score(p.End))}, {lit(k.evDur()), lit(durScore(p))},
+		{lit(k.evStatus(p.Status)), st}}
 	if p.Featured {
-		out = append(out, zentry{k.evFeatured(), st})
+		out = append(out, zent{lit(k.evFeatured()), st})
 	}
 	if p.HideFromListings {
-		out = append(out, zentry{k.evHidden(), st})
+		out = append(out, zent{lit(k.evHidden()), st})
 	}
 	if p.PostParent != 0 {
-		out = append(out, zentry{k.evParent(p.PostParent), st})
+		out = append(out, zent{prefixed(k.evParentPrefix(), p.PostParent), st})
 	}
 	for _, lk := range linkKinds {
-		for _, id := range p.Links(lk) {
-			out = append(out, zentry{k.evLink(lk, id), st})
+		for _, ref := range p.Links(lk) {
+			out = append(out, zent{prefixed(k.evLinkPrefix(lk), ref), st})
 		}
 	}
 	return out
 }
 
-// termEntries lists every index entry of term t.
-func (k keys) termEntries(t *calendar.TermRecord) []zentry {
-	id := ""
-	if t.ID != 0 {
-		id = itoa(t.ID)
-	}
-	out := []zentry{{k.kindIndex(t.Taxonomy.Kind()), id}}
+// termEnts lists every index entry of term t (own id id): its taxonomy by
+// id, the children of its parent, and the name index at its level.
+func (k keys) termEnts(t *calendar.TermRecord, id tval) []zent {
+	kind := t.Taxonomy.Kind()
+	out := []zent{{lit(k.kindIndex(kind)), id}}
 	if t.Parent != 0 {
-		out = append(out, zentry{k.children(t.Parent), id})
+		out = append(out, zent{prefixed(k.childrenPrefix(), t.Parent), id})
+	}
+	parent := refVal(t.Parent)
+	for _, key := range t.NameKeys() {
+		out = append(out, zent{lit(k.termName(kind, key)), parent})
+	}
+	return out
+}
+
+// postEntries lists the index entries of a stored post.
+func (k keys) postEntries(p *calendar.PostRecord) []zentry { return plain(k.postEnts(p, lit(itoa(p.ID)))) }
+
+// termEntries lists the index entries of a stored term.
+func (k keys) termEntries(t *calendar.TermRecord) []zentry {
+	return plain(k.termEnts(t, lit(itoa(t.ID))))
+}
+
+func plain(es []zent) []zentry {
+	out := make([]zentry, len(es))
+	for i, e := range es {
+		out[i] = zentry{e.key.String(), e.score.String()}
 	}
 	return out
 }

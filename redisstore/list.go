@@ -36,6 +36,9 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	if !q.Kind.IsPost() || q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
 		return &calendar.PostPage{}, nil // nothing can match
 	}
+	if key := calendar.NameKey(q.Name); key != "" && (q.Kind == calendar.KindVenue || q.Kind == calendar.KindOrganizer) {
+		return s.listByName(ctx, q, key)
+	}
 	var ids []string
 	if len(q.IDs) > 0 {
 		seen := make(map[int64]bool, len(q.IDs))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -22,6 +23,13 @@ const metaTag byte = 1
 // encodeMeta encodes the match-relevant fields of p (not its id, which is the
 // hash field).
 func encodeMeta(p *calendar.PostRecord) []byte {
+	return []byte(metaTval(p).String())
+}
+
+// metaTval is encodeMeta for a record whose links may hold placeholders
+// (calendar.StepRef): each becomes a hole the apply script fills with the
+// varint of the id that step's record got.
+func metaTval(p *calendar.PostRecord) tval {
 	b := make([]byte, 0, 64)
 	b = append(b, metaTag, byte(p.Kind))
 	b = binary.AppendUvarint(b, uint64(len(p.Status)))
@@ -38,15 +46,26 @@ func encodeMeta(p *calendar.PostRecord) []byte {
 		flags |= 2
 	}
 	b = append(b, flags)
-	b = binary.AppendVarint(b, p.PostParent)
+	var out tval
+	id := func(v int64) {
+		if j, ok := calendar.StepOf(v); ok {
+			out.lits = append(out.lits, string(b))
+			out.holes = append(out.holes, "z"+strconv.Itoa(j))
+			b = b[:0]
+			return
+		}
+		b = binary.AppendVarint(b, v)
+	}
+	id(p.PostParent)
 	for _, k := range linkKinds {
 		ids := p.Links(k)
 		b = binary.AppendUvarint(b, uint64(len(ids)))
-		for _, id := range ids {
-			b = binary.AppendVarint(b, id)
+		for _, v := range ids {
+			id(v)
 		}
 	}
-	return b
+	out.lits = append(out.lits, string(b))
+	return out
 }
 
 func appendTime(b []byte, t time.Time) []byte {

@@ -8,43 +8,29 @@ import (
 	"github.com/eventcal/eventcal/calendar"
 )
 
-// CreatePost stores a new post in one script run: id from the post sequence,
-// first free slug of its kind, record and index entries.
+// CreatePost stores a new post: a one-step Apply.
 func (s *Store) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	return create(ctx, s, postFamily, p)
+	if p == nil {
+		return nil, invalid("create post: nil record")
+	}
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreatePost, Post: p})
+	return r.Post, err
 }
 
-// UpdatePost reads the stored post, then commits the new one guarded on the
-// bytes it read, so the version compare-and-set holds across processes.
+// UpdatePost replaces a post with version compare-and-set: a one-step Apply.
 func (s *Store) UpdatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	return update(ctx, s, postFamily, p)
+	if p == nil {
+		return nil, invalid("update post: nil record")
+	}
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdatePost, Post: p})
+	return r.Post, err
 }
 
 // DeletePost removes a post and, in the same script run, unlinks it from
-// every event that names it as venue, organizer or parent.
+// every event that names it as venue, organizer or parent: a one-step Apply.
 func (s *Store) DeletePost(ctx context.Context, id, version int64) error {
-	refKeys := []string{s.k.evLink(calendar.KindVenue, id), s.k.evLink(calendar.KindOrganizer, id), s.k.evParent(id)}
-	return remove(ctx, s, postFamily, id, version, refKeys, func(c *commit, _ *calendar.PostRecord, members [][]string) ([]string, error) {
-		var refs []int64
-		for i, m := range members {
-			c.guardMembers(refKeys[i], m)
-			refs = append(refs, parseIDs(m)...)
-		}
-		refs = slices.DeleteFunc(refs, func(rid int64) bool { return rid == id })
-		slices.Sort(refs)
-		refs = slices.Compact(refs)
-		if err := s.rewriteEvents(ctx, c, refs, func(ev *calendar.PostRecord) bool { return unlinkPost(ev, id) }); err != nil {
-			return nil, err
-		}
-		return refKeys, nil
-	})
-}
-
-// rewriteEvents reads the events ids, applies change to each, and adds the
-// changed ones (Version+1) to c, guarded on the bytes read. The caller drops
-// the index keys that change implies.
-func (s *Store) rewriteEvents(ctx context.Context, c *commit, ids []int64, change func(*calendar.PostRecord) bool) error {
-	return rewrite(ctx, s, c, postFamily, "unlink", ids, change, nil)
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeletePost, ID: id, Version: version})
+	return err
 }
 
 // unlinkPost removes post id from the venue, organizer and parent links of

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/redis/go-redis/v9"
@@ -19,8 +20,8 @@ const DefaultFetchBatch = 16384
 // enough that Redis interleaves other clients between chunks.
 const mgetChunk = 512
 
-// maxAttempts bounds the optimistic read-decide-commit loop of updates and
-// deletes when another writer changes a record in between.
+// maxAttempts bounds the optimistic read-plan-write loop of Apply when
+// another writer changes a record or index it planned on in between.
 const maxAttempts = 16
 
 // Store is a calendar.Repository on Redis. It is safe for concurrent use, and
@@ -34,6 +35,13 @@ type Store struct {
 	// exercise the fallback, or set noWindow to force the candidate path.
 	maxIrregular, windowBudget int
 	noWindow                   bool
+	// fault is the failure FailApplyAfter (defined in tests) injects into
+	// the next Apply.
+	fault struct {
+		sync.Mutex
+		after int
+		err   error
+	}
 }
 
 var _ calendar.Repository = (*Store)(nil)

@@ -69,9 +69,15 @@ func TestRecordsRoundTrip(t *testing.T) {
 	s := newTestStore(t, singleClient(t))
 	ctx := context.Background()
 	yes, lat, lng := true, 48.85, 2.35
+	hall := mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0, Slug: "hall"})
+	var orgs []int64
+	for _, slug := range []string{"o1", "o2"} {
+		orgs = append(orgs, mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindOrganizer, Date: t0, Slug: slug}).ID)
+	}
+	c3, t4 := mustTerm(t, s, calendar.TaxonomyCategory, "c3", 0), mustTerm(t, s, calendar.TaxonomyTag, "t4", 0)
 	p := event(`odd "slug" \ with/<&>`+"\x01\ttabs-ü", t0)
 	p.Description = calendar.Text{"en": "desc", "fr": "déc"}
-	p.Cost, p.VenueIDs, p.OrganizerIDs, p.CategoryIDs, p.TagIDs = []string{"5"}, []int64{7}, []int64{9, 8}, []int64{3}, []int64{4}
+	p.Cost, p.VenueIDs, p.OrganizerIDs, p.CategoryIDs, p.TagIDs = []string{"5"}, []int64{hall.ID}, []int64{orgs[1], orgs[0]}, []int64{c3.ID}, []int64{t4.ID}
 	p.ShowMap = &yes
 	got := mustCreate(t, s, p)
 	want := p.Clone()
@@ -251,7 +257,15 @@ func TestListMatchesBruteForce(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var all []*calendar.PostRecord
-	var venues []int64
+	var venues, cats, tags []int64
+	for i := range 3 {
+		cats = append(cats, mustTerm(t, s, calendar.TaxonomyCategory, fmt.Sprint("c", i), 0).ID)
+	}
+	for i := range 2 {
+		tags = append(tags, mustTerm(t, s, calendar.TaxonomyTag, fmt.Sprint("t", i), 0).ID)
+	}
+	parent := mustCreate(t, s, event("parent", t0))
+	all = append(all, parent)
 	for i := range 4 {
 		v := mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish,
 			Date: t0.Add(time.Duration(i%2) * time.Hour), Slug: "v", Title: calendar.Text{"en": fmt.Sprint("venue ", i)}})
@@ -273,10 +287,10 @@ func TestListMatchesBruteForce(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			p.VenueIDs = []int64{venues[rng.IntN(len(venues))]}
 		}
-		p.CategoryIDs = []int64{int64(1 + rng.IntN(3)), int64(1 + rng.IntN(3))}
-		p.TagIDs = []int64{int64(10 + rng.IntN(2))}
+		p.CategoryIDs = []int64{cats[rng.IntN(3)], cats[rng.IntN(3)]}
+		p.TagIDs = []int64{tags[rng.IntN(2)]}
 		if rng.IntN(5) == 0 {
-			p.PostParent = venues[0]
+			p.PostParent = parent.ID
 		}
 		if rng.IntN(3) == 0 {
 			p.Title["en"] = "Jazz night " + p.Title["en"]
@@ -296,11 +310,11 @@ func TestListMatchesBruteForce(t *testing.T) {
 		{Visible: pub},
 		{Visible: calendar.Visibility{Statuses: []calendar.Status{calendar.StatusFuture}, Owner: 2, OwnStatuses: []calendar.Status{calendar.StatusDraft, calendar.StatusPrivate}}},
 		{Featured: &yes}, {Featured: &no},
-		{VenueIDs: venues[:2]}, {NotVenueIDs: venues[:1]}, {CategoryIDs: []int64{1, 2}}, {TagIDs: []int64{11}, Featured: &yes},
-		{PostParent: venues[0]}, {Search: []string{"jazz"}}, {Name: "JAZZ night e3"},
+		{VenueIDs: venues[:2]}, {NotVenueIDs: venues[:1]}, {CategoryIDs: cats[:2]}, {TagIDs: tags[1:]}, {TagIDs: tags[1:], Featured: &yes},
+		{PostParent: parent.ID}, {Search: []string{"jazz"}}, {Name: "JAZZ night e3"}, {Name: " VENUE  2"},
 		{ExcludeIDs: []int64{all[10].ID, all[11].ID}},
 		{IDs: []int64{all[20].ID, all[5].ID, all[20].ID, 999999}},
-		{CategoryIDs: []int64{3}, Start: calendar.TimeRange{From: t0.Add(24 * time.Hour), To: t0.Add(200 * time.Hour)}},
+		{CategoryIDs: cats[2:], Start: calendar.TimeRange{From: t0.Add(24 * time.Hour), To: t0.Add(200 * time.Hour)}},
 		{Start: calendar.TimeRange{From: t0.Add(time.Hour), To: t0}},
 	}
 	for i, base := range queries {

@@ -9,59 +9,30 @@ import (
 	"github.com/eventcal/eventcal/storage"
 )
 
-// CreateTerm stores a new term in one script run: id from the term sequence,
-// first free slug of its taxonomy, record and index entries.
+// CreateTerm stores a new term: a one-step Apply.
 func (s *Store) CreateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	return create(ctx, s, termFamily, t)
+	if t == nil {
+		return nil, invalid("create term: nil record")
+	}
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreateTerm, Term: t})
+	return r.Term, err
 }
 
-// UpdateTerm replaces a term with version compare-and-set, guarded like
-// UpdatePost.
+// UpdateTerm replaces a term with version compare-and-set: a one-step Apply.
 func (s *Store) UpdateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	return update(ctx, s, termFamily, t)
+	if t == nil {
+		return nil, invalid("update term: nil record")
+	}
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdateTerm, Term: t})
+	return r.Term, err
 }
 
 // DeleteTerm removes a term and, in the same script run, unlinks it from
 // every event (Version+1 each) and gives its child categories its parent
-// (Version+1 each).
+// (Version+1 each): a one-step Apply.
 func (s *Store) DeleteTerm(ctx context.Context, id, version int64) error {
-	// Both link indexes are read because the taxonomy is only known once the
-	// term is: one pipeline either way.
-	catEvents, tagEvents, children := s.k.evLink(calendar.KindCategory, id), s.k.evLink(calendar.KindTag, id), s.k.children(id)
-	refKeys := []string{catEvents, tagEvents, children}
-	return remove(ctx, s, termFamily, id, version, refKeys, func(c *commit, old *calendar.TermRecord, members [][]string) ([]string, error) {
-		kind := old.Taxonomy.Kind()
-		linkKey := s.k.evLink(kind, id)
-		events := members[0]
-		if kind == calendar.KindTag {
-			events = members[1]
-		}
-		c.guardMembers(linkKey, events)
-		c.guardMembers(children, members[2])
-		if err := s.rewriteEvents(ctx, c, parseIDs(events), func(ev *calendar.PostRecord) bool { return unlink(ev, kind, id) }); err != nil {
-			return nil, err
-		}
-		if err := s.reparent(ctx, c, parseIDs(members[2]), id, old.Parent); err != nil {
-			return nil, err
-		}
-		return []string{linkKey, children}, nil
-	})
-}
-
-// reparent moves the child categories ids of category from to parent to
-// (Version+1 each), guarded on the bytes read.
-func (s *Store) reparent(ctx context.Context, c *commit, ids []int64, from, to int64) error {
-	return rewrite(ctx, s, c, termFamily, "reparent", ids, func(t *calendar.TermRecord) bool {
-		if t.Parent != from || t.ID == to {
-			return false
-		}
-		t.Parent = to
-		return true
-	}, func(t *calendar.TermRecord) {
-		if to != 0 {
-			c.zadd(s.k.children(to), itoa(t.ID), itoa(t.ID))
-		}
-	})
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeleteTerm, ID: id, Version: version})
+	return err
 }
 
 // parseIDs reads the decimal ids among sorted-set members, skipping any

@@ -42,9 +42,23 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 		}
 		return at
 	}
+	// Links must name records that exist: venues, organizers, parent
+	// events, categories and tags to pick from.
 	var all []*calendar.PostRecord
-	venue := mustCreate(t, fast, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0, Slug: "v"})
-	all = append(all, venue)
+	var venues, orgs, parents, cats, tags []int64
+	for i := range 4 {
+		v := mustCreate(t, fast, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0, Slug: "v"})
+		o := mustCreate(t, fast, &calendar.PostRecord{Kind: calendar.KindOrganizer, Status: calendar.StatusPublish, Date: t0, Slug: "o"})
+		venues, orgs, all = append(venues, v.ID), append(orgs, o.ID), append(all, v, o)
+		if i < 2 {
+			e := mustCreate(t, fast, event(fmt.Sprint("parent", i), instant()))
+			parents, all = append(parents, e.ID), append(all, e)
+		}
+	}
+	for i := range 6 {
+		cats = append(cats, mustTerm(t, fast, calendar.TaxonomyCategory, fmt.Sprint("c", i), 0).ID)
+		tags = append(tags, mustTerm(t, fast, calendar.TaxonomyTag, fmt.Sprint("t", i), 0).ID)
+	}
 	for i := range 700 {
 		start := instant()
 		p := event(fmt.Sprintf("e%d", i), start)
@@ -68,12 +82,19 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 		p.Author = int64(1 + rng.IntN(3))
 		p.Featured = rng.IntN(5) == 0
 		p.HideFromListings = rng.IntN(8) == 0
-		p.PostParent = int64(rng.IntN(3))
-		p.VenueIDs, p.OrganizerIDs = someOf(rng, 4), someOf(rng, 4)
-		p.CategoryIDs, p.TagIDs = someOf(rng, 6), someOf(rng, 6)
+		if n := rng.IntN(3); n > 0 {
+			p.PostParent = parents[n-1]
+		}
+		p.VenueIDs, p.OrganizerIDs = someOf(rng, venues), someOf(rng, orgs)
+		p.CategoryIDs, p.TagIDs = someOf(rng, cats), someOf(rng, tags)
 		all = append(all, mustCreate(t, fast, p))
 	}
-	events := all[1:]
+	var events []*calendar.PostRecord
+	for _, p := range all {
+		if p.Kind == calendar.KindEvent {
+			events = append(events, p)
+		}
+	}
 	bound := func() (time.Time, bool) {
 		switch rng.IntN(4) {
 		case 0:
@@ -135,15 +156,15 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 		case 0:
 			q.Kind = calendar.KindVenue
 		case 1:
-			q.PostParent = int64(1 + rng.IntN(2))
+			q.PostParent = parents[rng.IntN(2)]
 		case 2:
-			q.VenueIDs = someOf(rng, 4)
+			q.VenueIDs = someOf(rng, venues)
 		case 3:
-			q.NotVenueIDs = someOf(rng, 4)
+			q.NotVenueIDs = someOf(rng, venues)
 		case 4:
-			q.OrganizerIDs, q.TagIDs = someOf(rng, 4), someOf(rng, 6)
+			q.OrganizerIDs, q.TagIDs = someOf(rng, orgs), someOf(rng, tags)
 		case 5:
-			q.CategoryIDs = someOf(rng, 6)
+			q.CategoryIDs = someOf(rng, cats)
 		case 6:
 			q.Search = []string{"e1"}
 		}
@@ -184,11 +205,11 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 	t.Logf("the window path answered %d of %d queries", answered, queries)
 }
 
-// someOf returns up to two ids from 1..n.
-func someOf(rng *rand.Rand, n int) []int64 {
+// someOf returns up to two of ids (maybe twice the same).
+func someOf(rng *rand.Rand, ids []int64) []int64 {
 	var out []int64
 	for range rng.IntN(3) {
-		out = append(out, int64(1+rng.IntN(n)))
+		out = append(out, ids[rng.IntN(len(ids))])
 	}
 	return out
 }

@@ -1,0 +1,458 @@
+package redisstore
+
+import "github.com/redis/go-redis/v9"
+
+// argsLua reads the arguments of a script in order, and visibleLua decides
+// whether OpEnsurePost may reuse a post, on the post's meta: the Lua copy of
+// calendar.PostRecord.EffectiveStatus and calendar.Visibility.Allows, which
+// TestVisibleLuaMatchesGo compares with the Go rule on random cases.
+//
+// A visibility is read as: zero ("1": no restriction), now in Unix seconds
+// and nanoseconds, the owner as the varint encodeMeta writes for an author
+// ("" for none), then the statuses and the owner's statuses, each a count
+// followed by the statuses.
+const argsLua = `
+local a = 1
+local function nxt() local v = ARGV[a]; a = a + 1; return v end
+local function num() return tonumber(nxt()) end
+local function lst() local t = {}; for _ = 1, num() do t[nxt()] = true end; return t end
+`
+
+const visibleLua = `
+local function uvarint(s, p)
+  local x, mul = 0, 1
+  while true do
+    local b = string.byte(s, p)
+    if not b then return nil, p end
+    p = p + 1
+    x = x + (b % 128) * mul
+    if b < 128 then return x, p end
+    mul = mul * 128
+  end
+end
+local function readVis()
+  return {zero = nxt() == '1', sec = num(), nsec = num(), owner = nxt(), sts = lst(), own = lst()}
+end
+local function visible(meta, vis)
+  if string.byte(meta, 1) ~= 1 then return false end
+  local n, p = uvarint(meta, 3)
+  if not n then return false end
+  local status = string.sub(meta, p, p + n - 1)
+  p = p + n
+  local ap = p
+  local _, q = uvarint(meta, p)
+  local author = string.sub(meta, ap, q - 1)
+  local zsec, nsec
+  zsec, q = uvarint(meta, q)
+  nsec, q = uvarint(meta, q)
+  if not zsec or not nsec then return false end
+  local sec = zsec / 2
+  if zsec % 2 == 1 then sec = -(zsec + 1) / 2 end
+  if status == 'future' and not (sec > vis.sec or (sec == vis.sec and nsec > vis.nsec)) then status = 'publish' end
+  if status == 'trash' then return false end
+  if vis.zero or vis.sts[status] then return true end
+  return vis.owner ~= '' and author == vis.owner and vis.own[status] == true
+end
+`
+
+// applyScript performs one calendar.Write: every step of it, or nothing.
+//
+// It runs in two phases. The first checks and decides everything — the
+// guards (the SHA-1 of each record and index the Go side read and planned
+// on), ids, ensure look-ups, links, UIDs, term names, slugs — against a view
+// of the calendar that includes the writes of the earlier steps, which it
+// buffers instead of sending to Redis. Any failure returns before anything
+// is written: a Redis script that fails half-way keeps what it wrote. The
+// second phase sends the buffered writes, keeping a journal of what each one
+// replaced; should Redis refuse one (a key of the wrong type), the journal is
+// played back, so even then nothing of the write remains.
+//
+//	KEYS[1]  the format key; every other key of the calendar shares its slot
+//	ARGV     tag current accepted maxSlugLen stopAt failAfterFlushOf
+//	         nGuards {kind key sha1}...   kind "v": value, "m": sorted-set members
+//	         nSteps step...
+//
+// A step:
+//
+//	op fam id              op c create, e ensure, u update, d delete; fam p|t;
+//	                       id: given or real id, "0" for the next of the sequence
+//	lookKey visibility     ensure: the name index to search (see visibleLua)
+//	nLinks {indexKey label ref}...        each ref must be in its index
+//	nExpect {key n {cond member}...}...   a delete: the exact members of the sets
+//	                                      it planned cascades on
+//	uidHash uid            the UID that must be free (or this record's)
+//	nNames parent {nameKey key}...        names that must be free at parent
+//	slugHash wanted old    the slug to reserve (or, for a delete, to release)
+//	nOps {cmd cond value...}...           the writes, cond "-" or the ensure
+//	                                      step whose create they depend on
+//
+// Values written as "value" (ref, member, parent, old and op operands) are
+// tvals: a count of holes, then literals and holes alternating.
+//
+// Reply: {"ok", ids, slugs, found, records} | {"stale", guardNo} |
+// {"format", stored} | {"err", step, code, x, y, z} | {"fail", step} |
+// {"broken", step, message}.
+var applyScript = redis.NewScript(argsLua + visibleLua + `
+local function candidate(base, n, maxlen)
+  if n <= 1 then return base end
+  local suffix = '-' .. n
+  local limit = maxlen - #suffix
+  if #base > limit then
+    local k = limit
+    while k > 0 and bit.band(string.byte(base, k + 1), 0xC0) == 0x80 do k = k - 1 end
+    base = string.sub(base, 1, k)
+  end
+  return base .. suffix
+end
+local function jsonesc(s)
+  return (string.gsub(s, '[%c"\\]', function(c)
+    if c == '"' then return '\\"' elseif c == '\\' then return '\\\\' end
+    return string.format('\\u%04x', string.byte(c))
+  end))
+end
+local function zigzag(n)
+  local v, out = n * 2, {}
+  while v >= 128 do
+    out[#out + 1] = string.char(v % 128 + 128)
+    v = math.floor(v / 128)
+  end
+  out[#out + 1] = string.char(v)
+  return table.concat(out)
+end
+
+local tag, current, accepted = ARGV[1], ARGV[2], ARGV[3]
+local maxlen, stopAt, flushFail = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+a = 7
+
+local stored = redis.call('GET', KEYS[1])
+if stored and not string.find(accepted, ',' .. stored .. ',', 1, true) then return {'format', stored} end
+
+for g = 1, num() do
+  local kind, k, want = nxt(), nxt(), nxt()
+  local got
+  if kind == 'v' then
+    local v = redis.call('GET', k)
+    if v then got = redis.sha1hex(v) else got = '-' end
+  else
+    got = redis.sha1hex(table.concat(redis.call('ZRANGE', k, 0, -1), ','))
+  end
+  if got ~= want then return {'stale', tostring(g)} end
+end
+
+-- The view: Redis overlaid with the buffered writes. false marks a deleted
+-- value; gone marks a key deleted whole, whose Redis content no longer counts.
+local str, hov, zov, gone = {}, {}, {}, {}
+local ops, cur = {}, -1
+local function get(k)
+  local v = str[k]
+  if v ~= nil then return v end
+  if gone[k] then return false end
+  return redis.call('GET', k)
+end
+local function hget(k, f)
+  local h = hov[k]
+  if h and h[f] ~= nil then return h[f] end
+  if gone[k] then return false end
+  return redis.call('HGET', k, f)
+end
+local function zscore(k, m)
+  local z = zov[k]
+  if z and z[m] ~= nil then return z[m] end
+  if gone[k] then return false end
+  return redis.call('ZSCORE', k, m)
+end
+local function zall(k)
+  local out = {}
+  if not gone[k] then
+    local r = redis.call('ZRANGE', k, 0, -1, 'WITHSCORES')
+    for i = 1, #r, 2 do out[r[i]] = tonumber(r[i + 1]) end
+  end
+  local z = zov[k]
+  if z then
+    for m, sc in pairs(z) do
+      if sc then out[m] = tonumber(sc) else out[m] = nil end
+    end
+  end
+  return out
+end
+local function buf(cmd, k, x, y)
+  ops[#ops + 1] = {cmd, k, x, y, cur}
+  if cmd == 'set' then str[k] = x
+  elseif cmd == 'del' then str[k], hov[k], zov[k], gone[k] = false, nil, nil, true
+  elseif cmd == 'hset' then hov[k] = hov[k] or {}; hov[k][x] = y
+  elseif cmd == 'hdel' then hov[k] = hov[k] or {}; hov[k][x] = false
+  elseif cmd == 'zadd' then zov[k] = zov[k] or {}; zov[k][y] = x
+  elseif cmd == 'zrem' then zov[k] = zov[k] or {}; zov[k][x] = false
+  end
+end
+
+local ids, slugs, found, created = {}, {}, {}, {}
+local function fill(h)
+  local c, j = string.sub(h, 1, 1), tonumber(string.sub(h, 2))
+  local v
+  if c == 'i' then v = ids[j]
+  elseif c == 'r' then v = slugs[j]
+  elseif c == 's' then v = slugs[j] and jsonesc(slugs[j])
+  elseif c == 'z' then v = ids[j] and zigzag(tonumber(ids[j])) end
+  if not v then error('redisstore: unresolved hole ' .. h) end
+  return v
+end
+local function tv()
+  local n = num()
+  local parts = {nxt()}
+  for _ = 1, n do
+    parts[#parts + 1] = fill(nxt())
+    parts[#parts + 1] = nxt()
+  end
+  return table.concat(parts)
+end
+local function skiptv() local n = num(); a = a + 2 * n + 1 end
+local arity = {set = 2, del = 1, hset = 3, hdel = 2, hdelif = 3, zadd = 3, zrem = 2}
+local function fail(i, code, x, y, z) return {'err', tostring(i), code, x or '', y or '', z or ''} end
+
+local function lowest(set)
+  local best
+  for m in pairs(set) do
+    if not best or tonumber(m) < tonumber(best) then best = m end
+  end
+  return best
+end
+local function findPost(k, vis)
+  local cands = {}
+  for m in pairs(zall(k)) do cands[#cands + 1] = tonumber(m) end
+  table.sort(cands)
+  for _, n in ipairs(cands) do
+    local id = string.format('%d', n)
+    local meta = hget(tag .. 'meta', id)
+    if meta and visible(meta, vis) then return id end
+  end
+end
+
+local seqs = {}
+local nsteps = num()
+for i = 0, nsteps - 1 do
+  if i == stopAt then return {'fail', tostring(i)} end
+  cur = i
+  local op, fam, id = nxt(), nxt(), nxt()
+  local recp, seqk = tag .. 'term:', tag .. 'seq:term'
+  if fam == 'p' then recp, seqk = tag .. 'post:', tag .. 'seq:post' end
+  local look = nxt()
+  local vis = readVis()
+  local skip = false
+  if op == 'e' then
+    local f
+    if fam == 'p' then f = findPost(look, vis) else f = lowest(zall(look)) end
+    if f then
+      ids[i], found[i], created[i], skip = f, get(recp .. f), false, true
+    end
+  end
+  if not skip then
+    if op == 'c' or op == 'e' then
+      local s = seqs[seqk]
+      if not s then
+        s = {tonumber(redis.call('GET', seqk) or '0'), false}
+        seqs[seqk] = s
+      end
+      if id == '0' then
+        s[1], s[2] = s[1] + 1, true
+        ids[i] = string.format('%d', s[1])
+      else
+        if get(recp .. id) then return fail(i, 'idheld', id) end
+        if tonumber(id) > s[1] then s[1], s[2] = tonumber(id), true end
+        ids[i] = id
+      end
+      created[i] = true
+    else
+      ids[i] = id
+    end
+  end
+
+  for _ = 1, num() do
+    local ik, label = nxt(), nxt()
+    local ref = tv()
+    if not skip and not zscore(ik, ref) then return fail(i, 'link', label, ref) end
+  end
+
+  for _ = 1, num() do
+    local k = nxt()
+    local want, n = {}, 0
+    for _ = 1, num() do
+      local c = nxt()
+      if c == '-' or created[tonumber(c)] then
+        local m = tv()
+        if not want[m] then want[m], n = true, n + 1 end
+      else
+        skiptv()
+      end
+    end
+    if not skip then
+      local have = 0
+      for m in pairs(zall(k)) do
+        if not want[m] then return fail(i, 'unplanned', k, m) end
+        have = have + 1
+      end
+      if have ~= n then return fail(i, 'unplanned', k, '') end
+    end
+  end
+
+  local uidh, uid = nxt(), nxt()
+  if not skip and uid ~= '' then
+    local h = hget(uidh, uid)
+    if h and h ~= ids[i] then return fail(i, 'uid', uid, h) end
+  end
+
+  local nn = num()
+  local parent = tv()
+  for _ = 1, nn do
+    local zk, nk = nxt(), nxt()
+    if not skip then
+      local p, holders = tonumber(parent), {}
+      for m, sc in pairs(zall(zk)) do
+        if sc == p and m ~= ids[i] then holders[m] = true end
+      end
+      local h = lowest(holders)
+      if h then return fail(i, 'name', nk, h, parent) end
+    end
+  end
+
+  local sh, want = nxt(), nxt()
+  local old = tv()
+  if not skip and sh ~= '' then
+    if op == 'd' then
+      if old ~= '' and hget(sh, old) == ids[i] then buf('hdel', sh, old) end
+    else
+      local s
+      for n = 1, 1000000 do
+        local c = candidate(want, n, maxlen)
+        local h = hget(sh, c)
+        if not h or h == ids[i] then s = c; break end
+      end
+      if not s then return fail(i, 'slug', want) end
+      slugs[i] = s
+      if hget(sh, s) ~= ids[i] then buf('hset', sh, s, ids[i]) end
+      if old ~= '' and old ~= s and hget(sh, old) == ids[i] then buf('hdel', sh, old) end
+    end
+  end
+
+  for _ = 1, num() do
+    local cmd, c = nxt(), nxt()
+    local n = arity[cmd]
+    if not n then return redis.error_reply('redisstore: bad op ' .. tostring(cmd)) end
+    if skip or (c ~= '-' and not created[tonumber(c)]) then
+      for _ = 1, n do skiptv() end
+    else
+      local x, y, z = tv(), nil, nil
+      if n >= 2 then y = tv() end
+      if n >= 3 then z = tv() end
+      if cmd == 'hdelif' then
+        if hget(x, y) == z then buf('hdel', x, y) end
+      else
+        buf(cmd, x, y, z)
+      end
+    end
+  end
+end
+if stopAt == nsteps then return {'fail', tostring(nsteps)} end
+
+-- Every check passed: write.
+local pre = {}
+if stored ~= current then pre[#pre + 1] = {'set', KEYS[1], current} end
+for k, s in pairs(seqs) do
+  if s[2] then pre[#pre + 1] = {'set', k, string.format('%d', s[1])} end
+end
+local journal = {}
+local function write(o)
+  local cmd, k, x, y = o[1], o[2], o[3], o[4]
+  if cmd == 'set' then
+    journal[#journal + 1] = {'s', k, redis.call('GET', k)}
+    redis.call('SET', k, x)
+  elseif cmd == 'del' then
+    journal[#journal + 1] = {'d', k, redis.call('DUMP', k)}
+    redis.call('DEL', k)
+  elseif cmd == 'hset' or cmd == 'hdel' then
+    journal[#journal + 1] = {'h', k, x, redis.call('HGET', k, x)}
+    if cmd == 'hset' then redis.call('HSET', k, x, y) else redis.call('HDEL', k, x) end
+  elseif cmd == 'zadd' then
+    journal[#journal + 1] = {'z', k, y, redis.call('ZSCORE', k, y)}
+    redis.call('ZADD', k, x, y)
+  elseif cmd == 'zrem' then
+    journal[#journal + 1] = {'z', k, x, redis.call('ZSCORE', k, x)}
+    redis.call('ZREM', k, x)
+  end
+end
+local function undo(j)
+  local t, k = j[1], j[2]
+  if t == 's' then
+    if j[3] then redis.call('SET', k, j[3]) else redis.call('DEL', k) end
+  elseif t == 'd' then
+    if j[3] then redis.call('RESTORE', k, 0, j[3], 'REPLACE') else redis.call('DEL', k) end
+  elseif t == 'h' then
+    if j[4] then redis.call('HSET', k, j[3], j[4]) else redis.call('HDEL', k, j[3]) end
+  else
+    if j[4] then redis.call('ZADD', k, j[4], j[3]) else redis.call('ZREM', k, j[3]) end
+  end
+end
+local at = -1
+local ok, e = pcall(function()
+  for _, o in ipairs(pre) do write(o) end
+  for _, o in ipairs(ops) do
+    at = o[5]
+    if flushFail >= 0 and at >= flushFail then error('injected failure') end
+    write(o)
+  end
+  if flushFail >= 0 then error('injected failure') end
+end)
+if not ok then
+  for n = #journal, 1, -1 do undo(journal[n]) end
+  if flushFail >= 0 then return {'fail', tostring(flushFail)} end
+  if type(e) == 'table' then e = e.err or e[1] end
+  return {'broken', tostring(at), tostring(e)}
+end
+
+local ri, rs, rf, rr = {}, {}, {}, {}
+for i = 0, nsteps - 1 do
+  ri[i + 1], rs[i + 1], rf[i + 1], rr[i + 1] = ids[i] or '', slugs[i] or '', '0', ''
+  if created[i] == false then rf[i + 1], rr[i + 1] = '1', found[i] or '' end
+end
+return {'ok', ri, rs, rf, rr}
+`)
+
+// visibleTestScript runs visibleLua on many cases in one round trip, for
+// the differential test: ARGV n {meta visibility}..., reply one 0|1 each.
+var visibleTestScript = redis.NewScript(argsLua + visibleLua + `
+local out = {}
+for c = 1, num() do
+  local meta = nxt()
+  out[c] = visible(meta, readVis()) and 1 or 0
+end
+return out
+`)
+
+// byNameScript reads the records of a name index (sorted set) in one round
+// trip, with the calendar's format so that the Go side knows the index
+// exists in this layout.
+//
+//	KEYS[1] the format key; ARGV nameIndex recordPrefix
+//
+// Reply: {format or "", record...}.
+var byNameScript = redis.NewScript(`
+local out = {redis.call('GET', KEYS[1]) or ''}
+for _, id in ipairs(redis.call('ZRANGE', ARGV[1], 0, -1)) do
+  local v = redis.call('GET', ARGV[2] .. id)
+  if v then out[#out + 1] = v end
+end
+return out
+`)
+
+// byUIDScript resolves a UID and reads the post in one round trip, with the
+// calendar's format.
+//
+//	KEYS[1] the format key; ARGV uidHash uid recordPrefix
+//
+// Reply: {format or "", record or ""}.
+var byUIDScript = redis.NewScript(`
+local f = redis.call('GET', KEYS[1]) or ''
+local id = redis.call('HGET', ARGV[1], ARGV[2])
+if not id then return {f, ''} end
+return {f, redis.call('GET', ARGV[3] .. id) or ''}
+`)
