@@ -361,4 +361,6 @@ var acceptedFormats = func() string {
 	return b.String()
 }()
 
-func formatOf(encoding, layout int) string { return strconv.Itoa(encoding) + "." + strconv.Itoa(layout) }
+func formatOf(encoding, layout int) string {
+	return strconv.Itoa(encoding) + "." + strconv.Itoa(layout)
+}
