@@ -52,6 +52,18 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 		}
 		if p.Kind == calendar.KindEvent {
 			events++
+			for _, k := range linkKinds {
+				for _, id := range p.Links(k) {
+					if err := c.ZScore(ctx, s.k.kindIndex(k), itoa(id)).Err(); err != nil {
+						t.Fatalf("event %d links %v %d, which is not there (%v)", p.ID, k, id, err)
+					}
+				}
+			}
+			if p.PostParent != 0 {
+				if err := c.ZScore(ctx, s.k.evStart(), itoa(p.PostParent)).Err(); err != nil {
+					t.Fatalf("event %d has parent %d, which is not an event (%v)", p.ID, p.PostParent, err)
+				}
+			}
 		}
 		if p.UID != "" {
 			uids++
