@@ -2,10 +2,13 @@ package redisstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
@@ -46,6 +49,11 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 	return nil, conflict("write: too many concurrent writers")
 }
 
+// doneTTL is how long the reply of a write is kept for a client that
+// re-sends the script (see applyScript): far longer than any retry of
+// go-redis, which gives up after a few timeouts.
+const doneTTL = 2 * time.Minute
+
 // errStale reports that a guard failed: another writer changed what the
 // write was planned on, so Apply reads and plans again.
 var errStale = errors.New("redisstore: stale read")
@@ -66,7 +74,12 @@ func (s *Store) applyOnce(ctx context.Context, steps []calendar.Step, failAfter 
 		nsteps = pl.stopAt
 	}
 	args := make([]any, 0, 16+len(pl.guards)+len(pl.args))
-	args = append(args, s.k.tag, storeFormat, acceptedFormats, calendar.MaxSlugLen, pl.stopAt, -1)
+	var token [12]byte
+	if _, err := rand.Read(token[:]); err != nil {
+		return nil, err
+	}
+	args = append(args, s.k.tag, storeFormat, acceptedFormats, calendar.MaxSlugLen, pl.stopAt, -1,
+		hex.EncodeToString(token[:]), doneTTL.Milliseconds())
 	if failErr != nil {
 		args[5] = failAfter
 	}

@@ -68,7 +68,7 @@ end
 // played back, so even then nothing of the write remains.
 //
 //	KEYS[1]  the format key; every other key of the calendar shares its slot
-//	ARGV     tag current accepted maxSlugLen stopAt failAfterFlushOf
+//	ARGV     tag current accepted maxSlugLen stopAt failAfterFlushOf token ttlMs
 //	         nGuards {kind key sha1}...   kind "v": value, "m": sorted-set members
 //	         nSteps step...
 //
@@ -88,6 +88,12 @@ end
 //
 // Values written as "value" (ref, member, parent, old and op operands) are
 // tvals: a count of holes, then literals and holes alternating.
+//
+// A write that succeeds leaves its reply under {tag}done:<token> for ttlMs:
+// go-redis re-sends a command whose reply did not come in time (a slow
+// script, a dropped connection), and the script must not write twice — a
+// second run would create the records again, or see its own first run as a
+// concurrent writer and report a conflict.
 //
 // Reply: {"ok", ids, slugs, found, records} | {"stale", guardNo} |
 // {"format", stored} | {"err", step, code, x, y, z} | {"fail", step} |
@@ -122,7 +128,13 @@ end
 
 local tag, current, accepted = ARGV[1], ARGV[2], ARGV[3]
 local maxlen, stopAt, flushFail = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-a = 7
+local doneKey, doneTTL = tag .. 'done:' .. ARGV[7], ARGV[8]
+a = 9
+
+-- The client re-sends a command whose reply it did not get in time: the
+-- write of this token already happened, so its reply is returned again.
+local done = redis.call('GET', doneKey)
+if done then return cmsgpack.unpack(done) end
 
 local stored = redis.call('GET', KEYS[1])
 if stored and not string.find(accepted, ',' .. stored .. ',', 1, true) then return {'format', stored} end
@@ -414,7 +426,9 @@ for i = 0, nsteps - 1 do
   ri[i + 1], rs[i + 1], rf[i + 1], rr[i + 1] = ids[i] or '', slugs[i] or '', '0', ''
   if created[i] == false then rf[i + 1], rr[i + 1] = '1', found[i] or '' end
 end
-return {'ok', ri, rs, rf, rr}
+local reply = {'ok', ri, rs, rf, rr}
+redis.call('SET', doneKey, cmsgpack.pack(reply), 'PX', doneTTL)
+return reply
 `)
 
 // visibleTestScript runs visibleLua on many cases in one round trip, for

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/go-redis/v9"
 )
 
 // applyFixture is a calendar with an event, a venue, a category and a tag
@@ -281,4 +282,65 @@ func mustGetTerm(t *testing.T, s *Store, id int64) *calendar.TermRecord {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// resend is a go-redis hook that sends every apply script twice, as the
+// client does when a reply does not come in time: the second reply is the
+// one the caller sees.
+type resend struct{ on bool }
+
+func (h *resend) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *resend) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		args := cmd.Args()
+		if h.on && len(args) > 1 && (cmd.Name() == "evalsha" && args[1] == applyScript.Hash()) {
+			if err := next(ctx, cmd); err != nil {
+				return err
+			}
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h *resend) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// A write the client sends twice (its reply came too late, the client
+// retried) is written once, and the second reply is the first one: no
+// duplicate records, no conflict with itself.
+func TestApplyResentByTheClient(t *testing.T) {
+	c := singleClient(t)
+	h := &resend{}
+	c.AddHook(h)
+	s := newTestStore(t, c)
+	ctx := context.Background()
+	mustCreate(t, s, event("warm", t0)) // loads the script: EVALSHA from now on
+	h.on = true
+	ev := event("twice", t0)
+	ev.VenueIDs = []int64{calendar.StepRef(0)}
+	res, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+		{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindVenue, Date: t0, Slug: "hall", Lang: "en", Title: calendar.Text{"en": "Hall"}}, Now: t0},
+		{Op: calendar.OpCreatePost, Post: ev},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Steps[0].Found || res.Steps[1].Post.Slug != "twice" {
+		t.Errorf("the re-sent write saw its own first run: %+v %+v", res.Steps[0], res.Steps[1].Post)
+	}
+	up := res.Steps[1].Post.Clone()
+	up.Title = calendar.Text{"en": "once"}
+	got, err := s.UpdatePost(ctx, up)
+	if err != nil || got.Version != 2 {
+		t.Fatalf("re-sent update: %+v, %v (want version 2, no conflict with itself)", got, err)
+	}
+	h.on = false
+	for _, k := range []calendar.Kind{calendar.KindEvent, calendar.KindVenue} {
+		if page := mustList(t, s, &calendar.PostQuery{Kind: k}); k == calendar.KindVenue && page.Total != 1 || k == calendar.KindEvent && page.Total != 2 {
+			t.Errorf("%d %ss after re-sent writes", page.Total, k)
+		}
+	}
+	checkConsistency(t, c, s)
 }

@@ -34,6 +34,8 @@
 //	                             scored by parent: one score range is one level
 //	{cal}:uid:<kind>             hash UID → post id, one per post kind
 //	{cal}:migrating              lease of a running layout migration
+//	{cal}:done:<token>           the reply of a write, for two minutes, so that
+//	                             a client re-sending the script does not write twice
 //
 // Sorted-set scores are instants in Unix microseconds (storage.TimeScoreMicro).
 //
