@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -40,10 +41,18 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 		steps[i].Post, steps[i].Term = st.Post.Clone(), st.Term.Clone()
 	}
 	failAfter, failErr := s.takeFault()
-	for range maxAttempts {
+	for attempt := range maxAttempts {
 		res, err := s.applyOnce(ctx, steps, failAfter, failErr)
 		if !errors.Is(err, errStale) {
 			return res, err
+		}
+		// Writers that keep changing what this one reads: step aside for a
+		// random while, longer each time, so that one of them goes through.
+		pause := time.Duration(mrand.Int64N(int64(time.Millisecond) << min(attempt, 5)))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(pause):
 		}
 	}
 	return nil, conflict("write: too many concurrent writers")

@@ -280,3 +280,63 @@ func termIDsOf(ts []*calendar.TermRecord) []int64 {
 	}
 	return out
 }
+
+// The reproduction at the storage level: 50 concurrent writes, on
+// two stores, each creating a new tag and updating one event with the same
+// expected version to link it. One wins; the 49 others fail with ErrConflict
+// and leave no tag behind.
+func TestConcurrentPinnedUpdatesLeaveNothing(t *testing.T) {
+	t.Run("single", func(t *testing.T) { testConcurrentPinnedUpdates(t, singleClient) })
+	t.Run("cluster", func(t *testing.T) { testConcurrentPinnedUpdates(t, clusterClient) })
+}
+
+func testConcurrentPinnedUpdates(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
+	ctx := context.Background()
+	c1, c2 := connect(t), connect(t)
+	prefix := testPrefix(t, c1)
+	s1, _ := New(c1, WithPrefix(prefix))
+	s2, _ := New(c2, WithPrefix(prefix))
+	ev := mustCreate(t, s1, event("pinned", t0))
+	const writers = 50
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			up := ev.Clone()
+			up.TagIDs = []int64{calendar.StepRef(0)}
+			<-start
+			_, errs[i] = []*Store{s1, s2}[i%2].Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+				{Op: calendar.OpEnsureTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyTag, Slug: fmt.Sprint("race-", i),
+					Lang: "en", Name: calendar.Text{"en": fmt.Sprint("race-", i)}}},
+				{Op: calendar.OpUpdatePost, Post: up},
+			}})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	ok, conflicts := 0, 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, calendar.ErrConflict):
+			conflicts++
+		default:
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	tags, err := s2.ListTerms(ctx, calendar.TaxonomyTag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok != 1 || conflicts != writers-1 || len(tags) != 1 {
+		t.Fatalf("%d writes won, %d conflicted, %d tags exist; want 1, %d, 1", ok, conflicts, len(tags), writers-1)
+	}
+	if got, _ := s1.GetPost(ctx, ev.ID); got.Version != 2 || len(got.TagIDs) != 1 || got.TagIDs[0] != tags[0].ID {
+		t.Fatalf("the event after the race: version %d tags %v", got.Version, got.TagIDs)
+	}
+	checkConsistency(t, c1, s1)
+}
