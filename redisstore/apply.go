@@ -35,6 +35,9 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 	if w == nil {
 		return nil, invalid("apply: nil write")
 	}
+	if len(w.Steps) == 0 {
+		return &calendar.WriteResult{}, nil
+	}
 	steps := make([]calendar.Step, len(w.Steps))
 	for i, st := range w.Steps {
 		steps[i] = st
