@@ -344,3 +344,40 @@ func TestApplyResentByTheClient(t *testing.T) {
 	}
 	checkConsistency(t, c, s)
 }
+
+// A delete whose cascade would miss an event of the same write — one linked
+// through an ensure step that found the very record deleted, which the plan
+// could not know — is refused whole. A stray index member (an event the
+// index lists but whose record no longer links the venue) does not block a
+// delete.
+func TestApplyDeleteOfAnEnsuredRecord(t *testing.T) {
+	s := newTestStore(t, singleClient(t))
+	ctx := context.Background()
+	hall := mustCreate(t, s, &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0, Slug: "hall",
+		Lang: "en", Title: calendar.Text{"en": "Hall"}})
+	before := snapshotKeys(t, s.c, s)
+	ev := event("e", t0)
+	ev.VenueIDs = []int64{calendar.StepRef(0)}
+	_, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+		{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindVenue, Date: t0, Slug: "x", Lang: "en", Title: calendar.Text{"en": "hall"}}, Now: t0},
+		{Op: calendar.OpCreatePost, Post: ev},
+		{Op: calendar.OpDeletePost, ID: hall.ID},
+	}})
+	var se *calendar.StepError
+	if !errors.As(err, &se) || se.Step != 2 || !errors.Is(err, calendar.ErrInvalid) {
+		t.Fatalf("err = %v, want an ErrInvalid StepError for step 2", err)
+	}
+	if d := cmp.Diff(before, snapshotKeys(t, s.c, s)); d != "" {
+		t.Fatalf("the refused write changed keys:\n%s", d)
+	}
+
+	other := mustCreate(t, s, event("other", t0))
+	s.c.ZAdd(ctx, s.k.evLink(calendar.KindVenue, hall.ID), redis.Z{Score: 1, Member: itoa(other.ID)})
+	if err := s.DeletePost(ctx, hall.ID, 0); err != nil {
+		t.Fatalf("delete with a stray index member: %v", err)
+	}
+	if got := mustGetPost(t, s, other.ID); got.Version != 1 {
+		t.Errorf("the stray member's event was rewritten: version %d", got.Version)
+	}
+	checkConsistency(t, s.c, s)
+}
