@@ -2,10 +2,14 @@ package redisstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
@@ -31,20 +35,36 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 	if w == nil {
 		return nil, invalid("apply: nil write")
 	}
+	if len(w.Steps) == 0 {
+		return &calendar.WriteResult{}, nil
+	}
 	steps := make([]calendar.Step, len(w.Steps))
 	for i, st := range w.Steps {
 		steps[i] = st
 		steps[i].Post, steps[i].Term = st.Post.Clone(), st.Term.Clone()
 	}
 	failAfter, failErr := s.takeFault()
-	for range maxAttempts {
+	for attempt := range maxAttempts {
 		res, err := s.applyOnce(ctx, steps, failAfter, failErr)
 		if !errors.Is(err, errStale) {
 			return res, err
 		}
+		// Writers that keep changing what this one reads: step aside for a
+		// random while, longer each time, so that one of them goes through.
+		pause := time.Duration(mrand.Int64N(int64(time.Millisecond) << min(attempt, 5)))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(pause):
+		}
 	}
 	return nil, conflict("write: too many concurrent writers")
 }
+
+// doneTTL is how long the reply of a write is kept for a client that
+// re-sends the script (see applyScript): far longer than any retry of
+// go-redis, which gives up after a few timeouts.
+const doneTTL = 2 * time.Minute
 
 // errStale reports that a guard failed: another writer changed what the
 // write was planned on, so Apply reads and plans again.
@@ -66,7 +86,12 @@ func (s *Store) applyOnce(ctx context.Context, steps []calendar.Step, failAfter 
 		nsteps = pl.stopAt
 	}
 	args := make([]any, 0, 16+len(pl.guards)+len(pl.args))
-	args = append(args, s.k.tag, storeFormat, acceptedFormats, calendar.MaxSlugLen, pl.stopAt, -1)
+	var token [12]byte
+	if _, err := rand.Read(token[:]); err != nil {
+		return nil, err
+	}
+	args = append(args, s.k.tag, storeFormat, acceptedFormats, calendar.MaxSlugLen, pl.stopAt, -1,
+		hex.EncodeToString(token[:]), doneTTL.Milliseconds())
 	if failErr != nil {
 		args[5] = failAfter
 	}
@@ -361,4 +386,6 @@ var acceptedFormats = func() string {
 	return b.String()
 }()
 
-func formatOf(encoding, layout int) string { return strconv.Itoa(encoding) + "." + strconv.Itoa(layout) }
+func formatOf(encoding, layout int) string {
+	return strconv.Itoa(encoding) + "." + strconv.Itoa(layout)
+}

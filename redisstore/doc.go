@@ -28,6 +28,14 @@
 //	{cal}:idx:venue, idx:organizer  venues / organizers by publication date
 //	{cal}:idx:category, idx:tag  terms of a taxonomy by id
 //	{cal}:cat:children:<id>      child categories of a category, by id
+//	{cal}:pname:<kind>:<key>     venues / organizers having the name key <key>
+//	                             (calendar.NameKey of a title, any language), by id
+//	{cal}:tname:<kind>:<key>     categories / tags having the name key <key>,
+//	                             scored by parent: one score range is one level
+//	{cal}:uid:<kind>             hash UID → post id, one per post kind
+//	{cal}:migrating              lease of a running layout migration
+//	{cal}:done:<token>           the reply of a write, for two minutes, so that
+//	                             a client re-sending the script does not write twice
 //
 // Sorted-set scores are instants in Unix microseconds (storage.TimeScoreMicro).
 //
@@ -39,15 +47,54 @@
 //
 // # Writes
 //
-// Every write is one Lua script (EVALSHA, falling back to EVAL when the
-// server's script cache is empty). The script checks its guards first — the
-// SHA-1 of each record the Go side read and decided upon, so a concurrent
-// writer in another process is detected — then allocates the id (INCR),
-// reserves the first free calendar.SlugCandidate in the slug hash, and only
-// then writes the record and every index entry. A script either runs whole or
-// not at all, so a connection dropped mid-operation never leaves a partial
-// write. A failed guard makes the Go side read again (bounded retries); a
-// version that no longer matches is reported as calendar.ErrConflict.
+// Every write — a calendar.Write of any number of steps, or a single-record
+// method, which is a one-step Write — is one run of one Lua script
+// (applyScript, EVALSHA falling back to EVAL), so it is atomic whatever
+// happens to the client or its connection. The Go side reads what the write
+// updates or deletes (one pipeline; deletes read the events and categories
+// they cascade to in one more round trip) and plans every step: the records
+// to store, their metas, every index entry to add or remove. What only the
+// script can know stays a hole in those values: the id of a record created
+// or found by a step (StepRef placeholders of later steps), the slug a step
+// reserves.
+//
+// The script then works in two phases. First it checks and decides
+// everything — the SHA-1 of each record and index set the plan rests on, so
+// that a concurrent writer in any process is detected; ids (INCR-like, or
+// the id a create gives, refused when held); ensure look-ups in the name
+// indexes, with the caller's visibility decided on the metas; the existence
+// and kind of every link; UIDs; term names per level; the first free
+// calendar.SlugCandidate — against a view of the calendar that includes the
+// writes of the earlier steps, which it buffers instead of sending to Redis.
+// Any failure returns before anything is written: a Redis script that fails
+// half-way keeps what it wrote, so nothing may fail after the first write.
+// Only then does it write, keeping a journal of what each write replaced;
+// should Redis itself refuse a write (a key of the wrong type), the journal
+// is played back, so the calendar is left as it was even then.
+//
+// A changed record or index (a failed SHA-1 guard) makes Apply plan again
+// from fresh reads, a bounded number of times; a record whose version no
+// longer matches what the caller expected is then calendar.ErrConflict,
+// never retried here (the calendar retries updates that did not ask for a
+// version check).
+//
+// # Names
+//
+// Term names are unique per taxonomy and parent, checked in the script on
+// the tname index; venue and organizer "link the record of this name, or
+// create it" (calendar.OpEnsurePost) is one step of the script on the pname
+// index; name keys are computed in Go with calendar.NameKey, so the rule
+// lives in one place. TermsByName, PostByUID and a venue or organizer list
+// with a Name are one round trip each, answered from these indexes.
+//
+// # Formats
+//
+// The format key holds "<encoding>.<layout>". A calendar of this layout with
+// an older record encoding is read as it is (storage decodes every earlier
+// encoding) and raised to the current one on the next write. A calendar of
+// layout 2, written before the name and UID indexes existed, is migrated
+// once, by the first Store that needs them (migrate.go); any other format is
+// refused with an error wrapping storage.ErrBadRecord.
 //
 // # Reads
 //
@@ -64,7 +111,9 @@
 // confirmed with storage.MatchPost and sorted in storage.ComparePosts order, so
 // the total and the order are exactly the ones every other driver gives; then
 // the records of the page alone are read with MGET. Queries with free-text
-// Search or Name confirm on whole records instead of metas (two round trips).
+// Search, or a Name on events, confirm on whole records instead of metas (two
+// round trips); a venue or organizer list with a Name reads the records of
+// its name index (one).
 // Candidate sets larger than the fetch batch (WithFetchBatch) take one more
 // round trip per batch.
 //

@@ -160,3 +160,183 @@ func testTwoInstances(t *testing.T, connect func(testing.TB) redis.UniversalClie
 	}
 	checkConsistency(t, c1, stores[0])
 }
+
+// Names are the store's to enforce, across Repository values on separate
+// clients: 50 concurrent creates of one term name make one term and 49
+// NameTakenErrors naming it; 50 concurrent writes each ensuring one new
+// venue, organizer and category (and creating an event linking them) make
+// one of each, which every event links.
+func TestTwoInstancesNames(t *testing.T) {
+	t.Run("single", func(t *testing.T) { testTwoInstancesNames(t, singleClient) })
+	t.Run("cluster", func(t *testing.T) { testTwoInstancesNames(t, clusterClient) })
+}
+
+func testTwoInstancesNames(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
+	ctx := context.Background()
+	c1, c2 := connect(t), connect(t)
+	prefix := testPrefix(t, c1)
+	var stores [2]*Store
+	for i, c := range []redis.UniversalClient{c1, c2} {
+		s, err := New(c, WithPrefix(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores[i] = s
+	}
+	const writers = 50
+	run := func(fn func(s *Store, i int) error) []error {
+		var wg sync.WaitGroup
+		errs := make([]error, writers)
+		start := make(chan struct{})
+		for i := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs[i] = fn(stores[i%2], i)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		return errs
+	}
+
+	var created sync.Map
+	errs := run(func(s *Store, i int) error {
+		tr, err := s.CreateTerm(ctx, &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Slug: fmt.Sprint("dup-", i),
+			Lang: "en", Name: calendar.Text{"en": "Dup2"}})
+		if err == nil {
+			created.Store(tr.ID, true)
+		}
+		return err
+	})
+	var winner int64
+	created.Range(func(k, _ any) bool { winner = k.(int64); return true })
+	ok, taken := 0, 0
+	for i, err := range errs {
+		var nt *calendar.NameTakenError
+		switch {
+		case err == nil:
+			ok++
+		case errors.As(err, &nt) && nt.ID == winner && nt.Name == "dup2":
+			taken++
+		default:
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	if ok != 1 || taken != writers-1 {
+		t.Fatalf("%d terms created and %d refused naming term %d; want 1 and %d", ok, taken, winner, writers-1)
+	}
+	if terms, err := stores[1].TermsByName(ctx, calendar.TaxonomyCategory, "dup2"); err != nil || len(terms) != 1 {
+		t.Fatalf("TermsByName after the race: %v, %v", termIDsOf(terms), err)
+	}
+
+	events := make([]*calendar.PostRecord, writers)
+	errs = run(func(s *Store, i int) error {
+		ev := event(fmt.Sprint("e", i), t0)
+		ev.VenueIDs, ev.OrganizerIDs, ev.CategoryIDs = []int64{calendar.StepRef(0)}, []int64{calendar.StepRef(1)}, []int64{calendar.StepRef(2)}
+		res, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+			{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish, Date: t0,
+				Slug: "new-hall", Lang: "en", Title: calendar.Text{"en": "New Hall"}}, Now: t0,
+				Visible: calendar.Visibility{Statuses: []calendar.Status{calendar.StatusPublish}}},
+			{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindOrganizer, Status: calendar.StatusPublish, Date: t0,
+				Slug: "new-org", Lang: "en", Title: calendar.Text{"en": "New Org"}}, Now: t0},
+			{Op: calendar.OpEnsureTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Slug: "new-cat",
+				Lang: "en", Name: calendar.Text{"en": "New Cat"}}},
+			{Op: calendar.OpCreatePost, Post: ev},
+		}})
+		if err == nil {
+			events[i] = res.Steps[3].Post
+		}
+		return err
+	})
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	for _, k := range []calendar.Kind{calendar.KindVenue, calendar.KindOrganizer} {
+		page, err := stores[0].ListPosts(ctx, &calendar.PostQuery{Kind: k})
+		if err != nil || page.Total != 1 {
+			t.Fatalf("%d %ss after %d concurrent ensures of one name, want 1 (%v)", page.Total, k, writers, err)
+		}
+	}
+	if terms, _ := stores[1].TermsByName(ctx, calendar.TaxonomyCategory, "new cat"); len(terms) != 1 {
+		t.Fatalf("%d categories named New Cat, want 1", len(terms))
+	}
+	for _, e := range events[1:] {
+		if e.VenueIDs[0] != events[0].VenueIDs[0] || e.OrganizerIDs[0] != events[0].OrganizerIDs[0] || e.CategoryIDs[0] != events[0].CategoryIDs[0] {
+			t.Fatalf("events link different records: %v %v %v vs %v %v %v", e.VenueIDs, e.OrganizerIDs, e.CategoryIDs,
+				events[0].VenueIDs, events[0].OrganizerIDs, events[0].CategoryIDs)
+		}
+	}
+	checkConsistency(t, c1, stores[0])
+}
+
+func termIDsOf(ts []*calendar.TermRecord) []int64 {
+	out := make([]int64, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// The reproduction at the storage level: 50 concurrent writes, on
+// two stores, each creating a new tag and updating one event with the same
+// expected version to link it. One wins; the 49 others fail with ErrConflict
+// and leave no tag behind.
+func TestConcurrentPinnedUpdatesLeaveNothing(t *testing.T) {
+	t.Run("single", func(t *testing.T) { testConcurrentPinnedUpdates(t, singleClient) })
+	t.Run("cluster", func(t *testing.T) { testConcurrentPinnedUpdates(t, clusterClient) })
+}
+
+func testConcurrentPinnedUpdates(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
+	ctx := context.Background()
+	c1, c2 := connect(t), connect(t)
+	prefix := testPrefix(t, c1)
+	s1, _ := New(c1, WithPrefix(prefix))
+	s2, _ := New(c2, WithPrefix(prefix))
+	ev := mustCreate(t, s1, event("pinned", t0))
+	const writers = 50
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			up := ev.Clone()
+			up.TagIDs = []int64{calendar.StepRef(0)}
+			<-start
+			_, errs[i] = []*Store{s1, s2}[i%2].Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+				{Op: calendar.OpEnsureTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyTag, Slug: fmt.Sprint("race-", i),
+					Lang: "en", Name: calendar.Text{"en": fmt.Sprint("race-", i)}}},
+				{Op: calendar.OpUpdatePost, Post: up},
+			}})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	ok, conflicts := 0, 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, calendar.ErrConflict):
+			conflicts++
+		default:
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	tags, err := s2.ListTerms(ctx, calendar.TaxonomyTag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok != 1 || conflicts != writers-1 || len(tags) != 1 {
+		t.Fatalf("%d writes won, %d conflicted, %d tags exist; want 1, %d, 1", ok, conflicts, len(tags), writers-1)
+	}
+	if got, _ := s1.GetPost(ctx, ev.ID); got.Version != 2 || len(got.TagIDs) != 1 || got.TagIDs[0] != tags[0].ID {
+		t.Fatalf("the event after the race: version %d tags %v", got.Version, got.TagIDs)
+	}
+	checkConsistency(t, c1, s1)
+}

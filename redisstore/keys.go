@@ -142,7 +142,9 @@ func (k keys) termEnts(t *calendar.TermRecord, id tval) []zent {
 }
 
 // postEntries lists the index entries of a stored post.
-func (k keys) postEntries(p *calendar.PostRecord) []zentry { return plain(k.postEnts(p, lit(itoa(p.ID)))) }
+func (k keys) postEntries(p *calendar.PostRecord) []zentry {
+	return plain(k.postEnts(p, lit(itoa(p.ID))))
+}
 
 // termEntries lists the index entries of a stored term.
 func (k keys) termEntries(t *calendar.TermRecord) []zentry {

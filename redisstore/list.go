@@ -26,7 +26,9 @@ type group struct {
 // round trip. Otherwise it returns the ids of the narrowest index range; their
 // metas (or, for Search and Name, their records) are read and each candidate
 // is confirmed with storage.MatchPost and ordered with storage.ComparePosts;
-// then the records of the page are read. With q.IDs set, the ids themselves
+// then the records of the page are read. A venue or organizer list with a
+// Name is answered from the name index instead (names.go). With q.IDs set,
+// the ids themselves
 // are the candidates and the first round trip is skipped. Candidate sets
 // larger than the fetch batch take one more round trip per batch.
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {

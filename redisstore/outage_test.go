@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"net"
 	"os/exec"
@@ -65,8 +66,10 @@ func freePort(t *testing.T) string {
 	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
-// A Redis killed in the middle of writes: every error is "unavailable", no
-// write is partial, and the same Store works again once Redis is back.
+// A Redis killed in the middle of writes — single-record ones and
+// multi-record Applies: every error is "unavailable", no write is partial (a
+// category each Apply creates is there exactly when the event it creates
+// with it is), and the same Store works again once Redis is back.
 func TestOutageAndRecovery(t *testing.T) {
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -110,9 +113,22 @@ func TestOutageAndRecovery(t *testing.T) {
 				}
 				p := event("e"+strconv.Itoa(w), t0.Add(time.Duration(i)*time.Minute))
 				p.VenueIDs, p.CategoryIDs = []int64{venue.ID}, []int64{cat.ID}
-				got, err := s.CreatePost(ctx, p)
-				if err == nil && i%3 == 0 {
-					err = s.DeletePost(ctx, got.ID, 0)
+				var err error
+				if i%2 == 0 {
+					var got *calendar.PostRecord
+					got, err = s.CreatePost(ctx, p)
+					if err == nil && i%3 == 0 {
+						err = s.DeletePost(ctx, got.ID, 0)
+					}
+				} else {
+					p.VenueIDs, p.CategoryIDs = []int64{calendar.StepRef(0)}, []int64{cat.ID, calendar.StepRef(1)}
+					_, err = s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{
+						{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindVenue, Status: calendar.StatusPublish,
+							Date: t0, Slug: "hall", Lang: "en", Title: calendar.Text{"en": fmt.Sprint("Hall ", i%3)}}, Now: t0},
+						{Op: calendar.OpCreateTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Parent: cat.ID,
+							Slug: "c", Lang: "en", Name: calendar.Text{"en": fmt.Sprintf("C %d %d", w, i)}}},
+						{Op: calendar.OpCreatePost, Post: p},
+					}})
 				}
 				if err == nil {
 					ok.Add(1)
@@ -164,6 +180,28 @@ func TestOutageAndRecovery(t *testing.T) {
 	if _, err := s.GetPost(ctx, got.ID); err != nil {
 		t.Fatalf("read after recovery: %v", err)
 	}
+	checkConsistency(t, c, s)
+	// No partial Apply: every category of an Apply has the one event the
+	// same Apply created, and every event in a sub-category has it.
+	subs, err := s.ListTerms(ctx, calendar.TaxonomyCategory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := 0
+	for _, sub := range subs {
+		if sub.ID == cat.ID {
+			continue
+		}
+		applied++
+		page, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, CategoryIDs: []int64{sub.ID}})
+		if err != nil || page.Total != 1 || len(page.Records[0].VenueIDs) != 1 {
+			t.Fatalf("category %q of an Apply has %v events (%v): a partial write", sub.Name["en"], page, err)
+		}
+	}
+	if applied == 0 {
+		t.Fatal("no multi-record write succeeded before the kill")
+	}
+	t.Logf("%d multi-record writes kept", applied)
 	if err := s.DeleteTerm(ctx, cat.ID, 0); err != nil {
 		t.Fatalf("delete after recovery: %v", err)
 	}

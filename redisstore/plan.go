@@ -206,8 +206,9 @@ func (pl *planner) term(id int64) (*rstate, error) {
 	return st, nil
 }
 
-// existing returns the state of a record an update or delete names, or the
-// error of the step when there is none.
+// existing returns the error of a step that updates or deletes the record
+// of state st when there is no such record, or when it may be one an ensure
+// step creates (whose id the caller cannot know).
 func existing(st *rstate, what string, id int64) error {
 	if st.gone {
 		return notFound(what, id)

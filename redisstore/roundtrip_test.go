@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -96,7 +97,7 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 	for i := range 250 {
 		p := event(fmt.Sprint("e", i), t0.Add(time.Duration(i)*time.Minute))
 		p.VenueIDs, p.CategoryIDs = []int64{venue.ID}, []int64{cat.ID}
-		check("CreatePost", 3, func() (err error) { last, err = s.CreatePost(ctx, p); return err })
+		check("CreatePost", 1, func() (err error) { last, err = s.CreatePost(ctx, p); return err })
 	}
 	check("GetPost", 1, func() error { _, err := s.GetPost(ctx, last.ID); return err })
 	check("GetPosts", 1, func() error { _, err := s.GetPosts(ctx, []int64{last.ID, venue.ID, 12345}); return err })
@@ -106,10 +107,71 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 	check("ListTerms", 1, func() error { _, err := s.ListTerms(ctx, calendar.TaxonomyCategory); return err })
 	up := last.Clone()
 	up.Start = up.Start.Add(time.Hour)
-	check("UpdatePost", 3, func() (err error) { last, err = s.UpdatePost(ctx, up); return err })
+	check("UpdatePost", 2, func() (err error) { last, err = s.UpdatePost(ctx, up); return err })
 	tup := cat.Clone()
 	tup.Name = calendar.Text{"en": "renamed"}
-	check("UpdateTerm", 3, func() (err error) { cat, err = s.UpdateTerm(ctx, tup); return err })
+	check("UpdateTerm", 2, func() (err error) { cat, err = s.UpdateTerm(ctx, tup); return err })
+	check("TermsByName", 1, func() error { _, err := s.TermsByName(ctx, calendar.TaxonomyCategory, "Renamed"); return err })
+	check("ListPosts by Name", 1, func() error {
+		_, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindVenue, Name: "v"})
+		return err
+	})
+	check("PostByUID", 1, func() error {
+		_, err := s.PostByUID(ctx, calendar.KindEvent, "none")
+		if errors.Is(err, calendar.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+
+	// Apply: one script for creates and ensures, one more round trip when it
+	// updates, two more when it deletes — whatever the number of steps.
+	for _, n := range []int{1, 4, 16, 64} {
+		var steps []calendar.Step
+		for i := range n {
+			switch i % 4 {
+			case 0:
+				steps = append(steps, calendar.Step{Op: calendar.OpEnsurePost, Post: &calendar.PostRecord{Kind: calendar.KindVenue,
+					Status: calendar.StatusPublish, Date: t0, Slug: "v", Lang: "en", Title: calendar.Text{"en": fmt.Sprint("Hall ", n, i)}}})
+			case 1:
+				steps = append(steps, calendar.Step{Op: calendar.OpEnsureTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyTag,
+					Slug: "t", Lang: "en", Name: calendar.Text{"en": fmt.Sprint("Tag ", n, i)}}})
+			case 2:
+				steps = append(steps, calendar.Step{Op: calendar.OpCreateTerm, Term: &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory,
+					Slug: "c", Lang: "en", Name: calendar.Text{"en": fmt.Sprint("Cat ", n, i)}}})
+			default:
+				ev := event(fmt.Sprint("e", n, i), t0)
+				ev.VenueIDs, ev.TagIDs, ev.CategoryIDs = []int64{calendar.StepRef(i - 3)}, []int64{calendar.StepRef(i - 2)}, []int64{calendar.StepRef(i - 1)}
+				steps = append(steps, calendar.Step{Op: calendar.OpCreatePost, Post: ev})
+			}
+		}
+		var res *calendar.WriteResult
+		check(fmt.Sprintf("Apply %d creates and ensures", n), 1, func() (err error) {
+			res, err = s.Apply(ctx, &calendar.Write{Steps: steps})
+			return err
+		})
+		var ups, dels []calendar.Step
+		for i, r := range res.Steps {
+			switch {
+			case r.Post != nil && r.Post.Kind == calendar.KindEvent:
+				p := r.Post.Clone()
+				p.Title = calendar.Text{"en": "again"}
+				ups = append(ups, calendar.Step{Op: calendar.OpUpdatePost, Post: p})
+			case r.Term != nil && i%4 == 1:
+				dels = append(dels, calendar.Step{Op: calendar.OpDeleteTerm, ID: r.Term.ID})
+			}
+		}
+		if len(ups) > 0 {
+			check(fmt.Sprintf("Apply %d updates", len(ups)), 2, func() error {
+				_, err := s.Apply(ctx, &calendar.Write{Steps: append(ups, steps[0])})
+				return err
+			})
+		}
+		check(fmt.Sprintf("Apply %d deletes with cascades", len(dels)), 3, func() error {
+			_, err := s.Apply(ctx, &calendar.Write{Steps: append(dels, steps[0])})
+			return err
+		})
+	}
 
 	// Lists: at most 3 round trips whatever the page size, as long as the
 	// candidates fit in one fetch batch.
