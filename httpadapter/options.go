@@ -3,6 +3,8 @@ package httpadapter
 import (
 	"log/slog"
 	"strings"
+
+	"github.com/eventcal/eventcal/calendar/ical"
 )
 
 // Namespace is the canonical namespace of the API (wire §1).
@@ -25,6 +27,7 @@ type config struct {
 	corsOrigin map[string]bool
 	corsAny    bool
 	log        *slog.Logger
+	icalExport []ical.ExportOption
 }
 
 // WithRoot sets the API root the handler serves under, e.g. "/wp-json". The

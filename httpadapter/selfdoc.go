@@ -41,6 +41,7 @@ func argSchema(a Arg) map[string]any {
 func wpPath(ns, p string) string {
 	p = strings.ReplaceAll(p, "{id}", `(?P<id>\d+)`)
 	p = strings.ReplaceAll(p, "{slug}", `(?P<slug>[^/]+)`)
+	p = strings.ReplaceAll(p, ".ics", `\.ics`)
 	return "/" + ns + p
 }
 
@@ -210,7 +211,7 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 						isPath, in = true, "path"
 					}
 				}
-				body := !isPath && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
+				body := !isPath && !rt.rawBody && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
 				if body {
 					props[a.Name] = argSchema(a)
 					if a.Required {
@@ -225,17 +226,24 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 			if m == http.MethodPost && len(rt.pathArgs) == 0 {
 				status = "201"
 			}
-			opID := strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_").Replace(p)
+			opID := strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_", ".", "_").Replace(p)
 			if p == "/" {
 				opID = "get_index"
+			}
+			ok := map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}
+			if rt.media != "" && m == http.MethodGet {
+				ok = map[string]any{rt.media: map[string]any{"schema": prop("string")}}
 			}
 			op := map[string]any{
 				"summary":     rt.Summary,
 				"operationId": opID,
 				"responses": map[string]any{
-					status:    map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}},
+					status:    map[string]any{"description": "OK", "content": ok},
 					"default": errResp,
 				},
+			}
+			if rt.media != "" && m == http.MethodPost {
+				op["requestBody"] = map[string]any{"required": true, "content": map[string]any{rt.media: map[string]any{"schema": prop("string")}}}
 			}
 			if params != nil {
 				op["parameters"] = params
