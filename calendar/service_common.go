@@ -11,11 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// maxWriteRetries bounds the read-modify-write loop of an update that did
-// not ask for a version: a concurrent writer makes us re-read and re-apply,
-// never lose either write.
-const maxWriteRetries = 16
-
 // Limits of write fields (domain §10).
 const (
 	maxNameLen = 1000    // characters of a title or name
