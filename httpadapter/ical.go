@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"context"
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
@@ -28,6 +29,12 @@ func WithICalExport(opts ...ical.ExportOption) Option {
 	return func(c *config) { c.icalExport = append(c.icalExport, opts...) }
 }
 
+// WithICalImport configures POST /events/import (size and event-count
+// limits; see package ical). The request language is always the write language.
+func WithICalImport(opts ...ical.ImportOption) Option {
+	return func(c *config) { c.icalImport = append(c.icalImport, opts...) }
+}
+
 func (h *Handler) icalRoutes(rs []*Route) []*Route {
 	for _, rt := range rs {
 		if rt.Methods[0] != http.MethodGet {
@@ -51,7 +58,35 @@ func (h *Handler) icalRoutes(rs []*Route) []*Route {
 			Args: withLang(idArg, passwordArg), media: "text/calendar", docOnly: true},
 		{Methods: get, Path: "/events/by-slug/{slug}.ics", Summary: "An event found by slug as iCalendar",
 			Args: withLang(slugArg), media: "text/calendar", docOnly: true},
+		{Methods: post, Path: "/events/import", Summary: "Import events from an iCalendar file (editors and administrators)",
+			Args: withLang(), need: calendar.RoleEditor, rawBody: true, media: "text/calendar", serve: h.icalImportH},
 	}
+}
+
+// icalImportH imports a text/calendar body. The role check ran before the
+// body was touched; the calendar checks each event write again.
+func (h *Handler) icalImportH(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
+	var v calendar.Validation
+	lang := s.requestLang(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "text/calendar" {
+		return &httpError{http.StatusUnsupportedMediaType, "rest_unsupported_media_type", "Send the file as text/calendar."}
+	}
+	opts := append(append([]ical.ImportOption{}, h.cfg.icalImport...), ical.WithLanguage(lang))
+	rep, err := ical.Import(ctx, h.cal, r.Body, opts...)
+	switch {
+	case errors.Is(err, ical.ErrNotICalendar):
+		return &httpError{http.StatusBadRequest, "rest_invalid_ical", "The body is not an iCalendar file (it must start with BEGIN:VCALENDAR)."}
+	case errors.Is(err, ical.ErrTooLarge):
+		return &httpError{http.StatusRequestEntityTooLarge, "rest_request_too_large", "The iCalendar file is larger than the import limit."}
+	case errors.Is(err, ical.ErrTooManyEvents):
+		return &httpError{http.StatusRequestEntityTooLarge, "rest_too_many_events", "The iCalendar file holds more events than the import limit."}
+	case err != nil:
+		return err
+	}
+	return writeJSONValue(w, rep)
 }
 
 // icalSuffix sends "/events/12.ics" and "/events/by-slug/x.ics" to the

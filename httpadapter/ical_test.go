@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/calendar/ical"
 	"github.com/eventcal/eventcal/calendar/ical/icaljstest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // icalEnv is the fixture plus events in several zones, across a DST change,
@@ -292,5 +294,71 @@ func TestICalDocumented(t *testing.T) {
 	idx := e.do("GET", testNS+"/", nil).must(t, 200).obj()["routes"].(map[string]any)
 	if idx["/"+Namespace+`/events/(?P<id>\d+)\.ics`] == nil {
 		t.Error("index lacks the single-event feed")
+	}
+}
+
+const importBody = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nX-WR-TIMEZONE:Europe/Berlin\r\n" +
+	"BEGIN:VEVENT\r\nUID:imp-1@test\r\nDTSTAMP:20261120T000000Z\r\nDTSTART;TZID=Europe/Berlin:20270326T203000\r\n" +
+	"DTEND;TZID=Europe/Berlin:20270326T230000\r\nSUMMARY:Imported\\, at last\r\nLOCATION:Club Ost\r\nCATEGORIES:Jazz,Live\r\nEND:VEVENT\r\n" +
+	"BEGIN:VEVENT\r\nUID:imp-2@test\r\nDTSTAMP:20261120T000000Z\r\nDTSTART:2027-03-27\r\nSUMMARY:Bad date\r\nEND:VEVENT\r\n" +
+	"END:VCALENDAR\r\n"
+
+func icalPost(body string, opts ...reqOpt) []reqOpt {
+	return append([]reqOpt{header("Content-Type", "text/calendar; charset=utf-8")}, opts...)
+}
+
+func TestICalImport(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("POST", testNS+"/events/import", importBody, icalPost(importBody, user("editor"))...).must(t, 200)
+	want := map[string]any{"created": float64(1), "updated": float64(0), "unchanged": float64(0),
+		"skipped": []any{map[string]any{"uid": "imp-2@test", "reason": `DTSTART "2027-03-27" is not a date or date-time`}}}
+	if diff := cmp.Diff(want, r.JSON); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	ev, err := e.cal.GetEventByUID(as(idAdmin), "imp-1@test", calendar.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Title != "Imported, at last" || ev.TimeZone != "Europe/Berlin" || len(ev.Venues) != 1 || len(ev.Categories) != 2 {
+		t.Errorf("imported %+v", ev)
+	}
+	// Again: nothing changes.
+	r = e.do("POST", testNS+"/events/import", importBody, icalPost(importBody, user("admin"))...).must(t, 200)
+	if r.obj()["unchanged"] != float64(1) || r.obj()["created"] != float64(0) {
+		t.Errorf("again: %s", r.Raw)
+	}
+	// The language of the request is the language written.
+	fr := strings.ReplaceAll(strings.ReplaceAll(importBody, "imp-1@test", "imp-fr@test"), "Imported\\, at last", "Importé")
+	e.do("POST", "/fr"+testNS+"/events/import", fr, icalPost(fr, user("editor"))...).must(t, 200)
+	if ev, err := e.cal.GetEventByUID(as(idAdmin), "imp-fr@test", calendar.ReadOptions{Lang: "fr"}); err != nil || ev.Title != "Importé" {
+		t.Errorf("french import: %v %v", ev, err)
+	}
+}
+
+func TestICalImportRefusals(t *testing.T) {
+	e := newEnv(t, WithICalImport(ical.WithMaxBytes(2000)))
+	// Callers below editor are refused before the body is read: a body
+	// that is not even iCalendar gets 401/403, not 400.
+	for who, status := range map[string]int{"": 401, "subscriber": 403, "contributor": 403, "author": 403} {
+		opts := icalPost("junk")
+		if who != "" {
+			opts = append(opts, user(who))
+		}
+		if r := e.do("POST", testNS+"/events/import", "junk", opts...); r.Code != status || r.errCode() != "rest_forbidden" {
+			t.Errorf("%q: %d %s", who, r.Code, r.Raw)
+		}
+	}
+	if n := len(e.jsonEvents(testNS+"/events?status=publish,draft,pending,private", user("admin"))); n != 0 {
+		t.Errorf("%d events after refused imports", n)
+	}
+	if r := e.do("POST", testNS+"/events/import", "hello", icalPost("hello", user("editor"))...); r.Code != 400 || r.errCode() != "rest_invalid_ical" {
+		t.Errorf("not iCalendar: %d %s", r.Code, r.Raw)
+	}
+	if r := e.do("POST", testNS+"/events/import", importBody, user("editor")); r.Code != 415 {
+		t.Errorf("JSON content type: %d %s", r.Code, r.Raw)
+	}
+	big := importBody + strings.Repeat("X", 2000)
+	if r := e.do("POST", testNS+"/events/import", big, icalPost(big, user("editor"))...); r.Code != 413 {
+		t.Errorf("too large: %d %s", r.Code, r.Raw)
 	}
 }

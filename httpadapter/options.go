@@ -28,6 +28,7 @@ type config struct {
 	corsAny    bool
 	log        *slog.Logger
 	icalExport []ical.ExportOption
+	icalImport []ical.ImportOption
 }
 
 // WithRoot sets the API root the handler serves under, e.g. "/wp-json". The

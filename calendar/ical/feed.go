@@ -109,7 +109,7 @@ func (f *Feed) setLang(l calendar.Lang) {
 func (f *Feed) note(ev *calendar.Event, v *validator) {
 	f.count++
 	v.event(ev)
-	if ev.AllDay || isUTC(ev) {
+	if ev.AllDay {
 		return
 	}
 	name := ev.TimeZone

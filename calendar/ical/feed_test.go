@@ -96,9 +96,9 @@ func TestFeedReadByICalJS(t *testing.T) {
 			zones = append(zones, fmt.Sprint(len(c.Children)))
 		}
 	}
-	// Berlin, New York, Kolkata, Lord Howe, UTC+5:30, Paris (all-day and UTC events need none).
-	if len(zones) != 6 {
-		t.Errorf("%d VTIMEZONEs, want 6", len(zones))
+	// Berlin, New York, Kolkata, Lord Howe, UTC, UTC+5:30, Paris (all-day events need none).
+	if len(zones) != 7 {
+		t.Errorf("%d VTIMEZONEs, want 7", len(zones))
 	}
 }
 
@@ -138,7 +138,7 @@ func compareFeed(t *testing.T, want []calendar.Event, got *icaljstest.Result, ho
 					continue
 				}
 				wantZone := ev.TimeZone
-				if wantZone == "UTC" || repeatedWall(p.want) {
+				if repeatedWall(p.want) {
 					wantZone = "" // UTC: see TestRepeatedHourInUTC
 				}
 				if p.got.TZID != wantZone {

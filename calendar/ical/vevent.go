@@ -86,8 +86,10 @@ func (e *eventWriter) write(ev *calendar.Event) {
 }
 
 // times writes DTSTART and DTEND: dates for all-day events (DTEND is the day
-// after the last), UTC for events in UTC, else local times with the TZID of
-// a VTIMEZONE of the feed — or UTC when the feed has none covering them.
+// after the last), else local times with the TZID of a VTIMEZONE of the
+// feed — or UTC when the feed has none covering them. Events in UTC get a
+// VTIMEZONE "UTC" too: a bare UTC time would be read back in the calendar's
+// X-WR-TIMEZONE, which is how Google's feeds mean it.
 //
 // A local time the zone repeats (clocks going back) is written in UTC too:
 // RFC 5545 reads it as its first occurrence, but readers differ (ical.js
@@ -110,7 +112,7 @@ func (e *eventWriter) times(ev *calendar.Event) {
 		return
 	}
 	z := e.zones[ev.TimeZone]
-	zoned := !isUTC(ev) && z != nil && z.covers(ev.Start, ev.End)
+	zoned := z != nil && z.covers(ev.Start, ev.End)
 	for _, p := range [...]struct {
 		name string
 		t    time.Time
@@ -145,12 +147,12 @@ func repeated(t time.Time, loc *time.Location) bool {
 	return false
 }
 
-// isUTC reports events kept in UTC, written with the "Z" form and no VTIMEZONE.
-func isUTC(ev *calendar.Event) bool { return ev.TimeZone == "UTC" }
-
-// uidOf is the event's global id, "<host>?id=<id>" as the REST interface
-// gives it.
+// uidOf is the UID the event was imported with, else its global id,
+// "<host>?id=<id>" as the REST interface gives it.
 func uidOf(c *exportConfig, ev *calendar.Event) string {
+	if ev.UID != "" {
+		return ev.UID
+	}
 	return c.uidHost + "?id=" + strconv.FormatInt(ev.ID, 10)
 }
 
