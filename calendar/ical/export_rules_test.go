@@ -2,6 +2,10 @@ package ical_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -264,5 +268,36 @@ func TestEventFeed(t *testing.T) {
 	}
 	if _, err := x.EventFeed(anon, calendar.ByID(999), calendar.ReadOptions{}); calendar.CodeOf(err) != calendar.CodeNotFound {
 		t.Errorf("missing: %v", err)
+	}
+}
+
+// failAfter fails every write once n bytes went through.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n -= len(p); f.n < 0 {
+		return 0, errors.New("connection reset")
+	}
+	return len(p), nil
+}
+
+// TestFeedWriteError: a failing writer stops the feed with its error (the
+// adapter then cuts the connection rather than end a short calendar).
+func TestFeedWriteError(t *testing.T) {
+	cal := newCal(t)
+	for i := 0; i < 200; i++ {
+		mk(t, cal, timed(fmt.Sprintf("Event %d", i), "2026-12-05 20:00", "2026-12-05 22:00", ""))
+	}
+	f, err := ical.NewExporter(cal).Feed(system, calendar.EventQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Write(system, &failAfter{n: 40000}); err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Errorf("write error: %v", err)
+	}
+	ctx, cancel := context.WithCancel(system)
+	cancel()
+	if err := f.Write(ctx, io.Discard); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
