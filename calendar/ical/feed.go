@@ -205,6 +205,10 @@ func (f *Feed) writeHeader(l *lineWriter) {
 // each calls fn for every event of the query in list order (start, then id),
 // a page at a time. Pages are read by offset; should the result change
 // between two pages, an event already passed is not repeated.
+//
+// Series plug in here once the calendar has them: an occurrence in the list
+// stands for its series, which is written once (eventWriter), with its
+// detached occurrences, the first time one of its occurrences comes by.
 func (f *Feed) each(ctx context.Context, fn func(*calendar.Event) error) error {
 	q := f.q
 	q.PerPage = 1 << 30 // clamped to the calendar's largest page
