@@ -253,3 +253,20 @@ func TestImportErrors(t *testing.T) {
 		t.Errorf("anonymous: %+v %v", rep, err)
 	}
 }
+
+// TestImportZoneBounds: a VTIMEZONE too large to evaluate cheaply spoils
+// only the events that use it.
+func TestImportZoneBounds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:Huge\r\n")
+	for i := 0; i < 100; i++ {
+		b.WriteString("BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n")
+	}
+	b.WriteString("END:VTIMEZONE\r\n")
+	b.WriteString("BEGIN:VEVENT\r\nUID:huge\r\nDTSTART;TZID=Huge:20270101T100000\r\nSUMMARY:a\r\nEND:VEVENT\r\n")
+	b.WriteString("BEGIN:VEVENT\r\nUID:fine\r\nDTSTART;TZID=Europe/Rome:20270101T100000\r\nSUMMARY:b\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+	rep, err := ical.Import(as(editor), newCal(t), strings.NewReader(b.String()))
+	if err != nil || rep.Created != 1 || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0].Reason, "observances") {
+		t.Errorf("%+v %v", rep, err)
+	}
+}

@@ -27,36 +27,56 @@ type zoneRef struct {
 
 // zoneResolver resolves the TZIDs of one file, with a cache.
 type zoneResolver struct {
-	vtz   map[string]*vtimezone
-	hints []string // X-WR-TIMEZONE and the site zone: preferred among equal matches
-	cache map[string]zoneRef
+	vtz     map[string]*vtimezone
+	broken  map[string]error // VTIMEZONEs that could not be read
+	hints   []string         // X-WR-TIMEZONE and the site zone: preferred among equal matches
+	cache   map[string]zoneRef
+	matched int // VTIMEZONEs matched by rules so far
 }
 
+// Bounds on what one file may make the matcher do: matching a VTIMEZONE
+// costs a few milliseconds, and a file is untrusted input.
+const (
+	maxRuleMatches = 32  // VTIMEZONEs matched by rules per file
+	maxObservances = 64  // STANDARD/DAYLIGHT blocks per VTIMEZONE
+	maxZoneRDates  = 512 // RDATE values per VTIMEZONE
+)
+
 func newZoneResolver(root *component, hints ...string) *zoneResolver {
-	z := &zoneResolver{vtz: map[string]*vtimezone{}, cache: map[string]zoneRef{}, hints: hints}
+	z := &zoneResolver{vtz: map[string]*vtimezone{}, broken: map[string]error{}, cache: map[string]zoneRef{}, hints: hints}
 	for _, c := range root.children {
-		if c.name != "VTIMEZONE" || c.bad != "" {
+		if c.name != "VTIMEZONE" {
+			continue
+		}
+		tzid := ""
+		if p := c.first("TZID"); p != nil {
+			tzid = p.value
+		}
+		if c.bad != "" {
+			z.broken[tzid] = fmt.Errorf("VTIMEZONE %q: %s", tzid, c.bad)
 			continue
 		}
 		if v, err := parseVTimezone(c); err == nil {
 			z.vtz[v.tzid] = v
+		} else {
+			z.broken[tzid] = err
 		}
 	}
 	return z
 }
 
-// resolve finds the zone of tzid for a time in year (the year decides which
-// rules of a VTIMEZONE are compared).
+// resolve finds the zone of tzid. The year of its first use decides which
+// years the rules of a VTIMEZONE are compared over; the result holds for
+// the whole file.
 func (z *zoneResolver) resolve(tzid string, year int) (zoneRef, error) {
-	key := tzid + "\x00" + strconv.Itoa(year)
-	if r, ok := z.cache[key]; ok {
+	if r, ok := z.cache[tzid]; ok {
 		return r, nil
 	}
 	r, err := z.find(tzid, year)
 	if err != nil {
 		return zoneRef{}, err
 	}
-	z.cache[key] = r
+	z.cache[tzid] = r
 	return r, nil
 }
 
@@ -66,9 +86,15 @@ func (z *zoneResolver) find(tzid string, year int) (zoneRef, error) {
 	}
 	v := z.vtz[tzid]
 	if v == nil {
+		if err := z.broken[tzid]; err != nil {
+			return zoneRef{}, err
+		}
 		return zoneRef{}, fmt.Errorf("unknown time zone %q (no VTIMEZONE for it)", tzid)
 	}
-	if loc := v.match(year, tzid, z.hints); loc != nil {
+	if z.matched++; z.matched > maxRuleMatches {
+		return zoneRef{}, fmt.Errorf("time zone %q: more than %d custom time zones in one file", tzid, maxRuleMatches)
+	}
+	if loc := v.match(min(max(year, 1900), 2100), tzid, z.hints); loc != nil {
 		return zoneRef{loc: loc}, nil
 	}
 	return zoneRef{rules: v}, nil
@@ -134,6 +160,10 @@ func parseVTimezone(c *component) (*vtimezone, error) {
 	if v.tzid == "" {
 		return nil, fmt.Errorf("VTIMEZONE without TZID")
 	}
+	if len(c.children) > maxObservances {
+		return nil, fmt.Errorf("VTIMEZONE %q has more than %d observances", v.tzid, maxObservances)
+	}
+	rdates := 0
 	for _, sc := range c.children {
 		if sc.name != "STANDARD" && sc.name != "DAYLIGHT" || sc.bad != "" {
 			continue
@@ -160,6 +190,9 @@ func parseVTimezone(c *component) (*vtimezone, error) {
 		}
 		for _, rd := range sc.all("RDATE") {
 			for _, s := range strings.Split(rd.raw, ",") {
+				if rdates++; rdates > maxZoneRDates {
+					return nil, fmt.Errorf("VTIMEZONE %q has more than %d RDATEs", v.tzid, maxZoneRDates)
+				}
 				if t, err := parseWall(s); err == nil {
 					o.rdates = append(o.rdates, t)
 				}
