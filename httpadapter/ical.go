@@ -175,6 +175,9 @@ func icalSite(s *reqState) ical.ExportOption { return ical.WithSite(s.links.site
 func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 	var v calendar.Validation
 	lang := s.requestLang(&v)
+	// Paging arguments are ignored, not checked: a feed is the whole result.
+	delete(s.args, "page")
+	delete(s.args, "per_page")
 	var q calendar.EventQuery
 	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
 		return err

@@ -134,6 +134,10 @@ func TestICalFeedMatchesJSON(t *testing.T) {
 	if len(byCat.Events) != 2 {
 		t.Errorf("categories=music: %d events", len(byCat.Events))
 	}
+	// Paging is ignored, even when it would be invalid in a list.
+	if n := len(icaljstest.Parse(t, []byte(e.do("GET", testNS+"/events.ics?page=x&per_page=1", nil).must(t, 200).Raw)).Events); n != len(want) {
+		t.Errorf("paging arguments: %d events", n)
+	}
 	bad := e.do("GET", testNS+"/events.ics?start_date=24/12/2026", nil).must(t, 400)
 	if bad.errCode() != "rest_invalid_param" {
 		t.Errorf("bad date: %s", bad.Raw)
