@@ -290,10 +290,17 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 	if summary == "" {
 		return nil, errors.New("SUMMARY is missing or empty (an event needs a title)")
 	}
+	// Every field the mapping covers is set, empty when the VEVENT lacks
+	// it, so that an update makes the event what the file says.
 	v.in.Title = calendar.Some(summary)
+	v.in.Description = calendar.Some("")
 	if p := c.first("DESCRIPTION"); p != nil {
 		v.in.Description = calendar.Some(p.value)
 	}
+	v.in.Website = calendar.Some("")
+	v.in.Venue = calendar.Some([]calendar.VenueRef{})
+	v.in.Organizer = calendar.Some([]calendar.OrganizerRef{})
+	v.in.Categories = calendar.Some([]calendar.TermRef{})
 	if err := im.mapTimes(c, v); err != nil {
 		return nil, err
 	}
@@ -538,7 +545,7 @@ func (v *vevent) same(ev *calendar.Event, site *time.Location) bool {
 	if ev.Title != v.in.Title.Value || ev.Description != v.in.Description.Value || ev.AllDay != v.allDay {
 		return false
 	}
-	if v.in.Website.Set && ev.Website != v.in.Website.Value {
+	if ev.Website != v.in.Website.Value {
 		return false
 	}
 	zone := v.zone
@@ -562,10 +569,9 @@ func (v *vevent) same(ev *calendar.Event, site *time.Location) bool {
 	if venue != v.venue {
 		return false
 	}
-	if v.orgName != "" {
-		if len(ev.Organizers) == 0 || ev.Organizers[0].Name != v.orgName || ev.Organizers[0].Email != v.orgEmail {
-			return false
-		}
+	if v.orgName == "" && len(ev.Organizers) > 0 ||
+		v.orgName != "" && (len(ev.Organizers) == 0 || ev.Organizers[0].Name != v.orgName || ev.Organizers[0].Email != v.orgEmail) {
+		return false
 	}
 	var cats []string
 	for _, t := range ev.Categories {

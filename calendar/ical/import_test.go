@@ -204,11 +204,18 @@ func TestImportUpdates(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	// The calendar's clock is 2026-11-22: a version modified later is newer.
-	if r := run("20261123T000000Z", "Second", ""); r.Updated != 1 {
+	if r := run("20261123T000000Z", "Second", "DESCRIPTION:words\r\nLOCATION:Hall\r\nCATEGORIES:A\r\n"); r.Updated != 1 {
 		t.Fatalf("newer: %+v", r)
 	}
-	if ev := byUID(t, cal, "u-1"); ev.Title != "Second" {
-		t.Errorf("title %q", ev.Title)
+	if ev := byUID(t, cal, "u-1"); ev.Title != "Second" || ev.Description != "words" || len(ev.Venues) != 1 || len(ev.Categories) != 1 {
+		t.Errorf("updated %+v", ev)
+	}
+	// A newer version without them clears what the file no longer says.
+	if r := run("20261123T010000Z", "Second", ""); r.Updated != 1 {
+		t.Fatalf("newer, fewer fields: %+v", r)
+	}
+	if ev := byUID(t, cal, "u-1"); ev.Description != "" || len(ev.Venues) != 0 || len(ev.Categories) != 0 {
+		t.Errorf("not cleared %+v", ev)
 	}
 	if r := run("20261121T000000Z", "Older", ""); r.Unchanged != 1 {
 		t.Fatalf("older: %+v", r)
