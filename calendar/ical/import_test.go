@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/calendar/ical"
 )
@@ -275,5 +276,30 @@ func TestImportZoneBounds(t *testing.T) {
 	rep, err := ical.Import(as(editor), newCal(t), strings.NewReader(b.String()))
 	if err != nil || rep.Created != 1 || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0].Reason, "observances") {
 		t.Errorf("%+v %v", rep, err)
+	}
+}
+
+// TestImportOnBolt: the UID look-up works on a durable store too, and
+// survives reopening it.
+func TestImportOnBolt(t *testing.T) {
+	path := t.TempDir() + "/cal.db"
+	open := func() (*calendar.Service, func()) {
+		st, err := boltstore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return calendar.New(st, calendar.WithClock(func() time.Time { return now }), calendar.WithSiteZone(newYork(t))), func() { st.Close() }
+	}
+	cal, closeIt := open()
+	first := importFile(t, as(editor), cal, "outlook.ics")
+	closeIt()
+	cal, closeIt = open()
+	defer closeIt()
+	again := importFile(t, as(editor), cal, "outlook.ics")
+	if first.Created != 4 || again.Created != 0 || again.Unchanged != 4 {
+		t.Errorf("first %+v, again %+v", first, again)
+	}
+	if ev := byUID(t, cal, "outlook-custom-zone"); ev.Title != "Sydney drinks" {
+		t.Errorf("%+v", ev)
 	}
 }
