@@ -3,6 +3,7 @@ module github.com/eventcal/eventcal
 go 1.26.0
 
 require (
+	github.com/arran4/golang-ical v0.3.4
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/schema v1.4.1
 	github.com/redis/go-redis/v9 v9.23.0

@@ -126,6 +126,11 @@ func sameWallClock(t time.Time, from, to *time.Location) time.Time {
 // CreateEvent creates an event, creating the venues, organizers and terms it
 // names by value in the same atomic write.
 func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptions) (*Event, error) {
+	return s.createEvent(ctx, in, opt, "")
+}
+
+// createEvent creates an event carrying uid ("" for none; see EventUIDs).
+func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptions, uid string) (*Event, error) {
 	c := callerFrom(ctx)
 	if !c.canCreatePosts() {
 		return nil, c.deny("Sorry, you are not allowed to create events.")
@@ -138,7 +143,7 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 	for {
 		now := s.now()
 		var v Validation
-		rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: s.authorOf(c)}
+		rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: s.authorOf(c), UID: uid}
 		plan, err := s.planEventLinks(ctx, c, &v, in, lang)
 		if err != nil {
 			return nil, err

@@ -125,7 +125,7 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	ev := &Event{
 		ID: e.ID, Status: e.EffectiveStatus(r.now), Author: e.Author,
 		Date: e.Date.In(s.siteZone), Modified: e.Modified.In(s.siteZone),
-		Version: e.Version, Slug: e.Slug, Lang: r.lang,
+		Version: e.Version, Slug: e.Slug, Lang: r.lang, UID: e.UID,
 		Title: e.Title.Get(r.lang, e.Lang),
 		Start: e.Start.In(loc), End: e.End.In(loc), TimeZone: e.TimeZone,
 		PostParent: e.PostParent, Protected: protected,

@@ -13,6 +13,9 @@ type Event struct {
 	Version  int64
 	Slug     string
 	Lang     Lang // language of the texts below
+	// UID is the iCalendar UID the event was imported with; "" for events
+	// made here (see EventUIDs).
+	UID string
 
 	Title       string
 	Description string

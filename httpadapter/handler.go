@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/calendar/ical"
 	"github.com/gorilla/schema"
 )
 
@@ -27,6 +28,7 @@ type Handler struct {
 	venues     *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]
 	organizers *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]
 	terms      *queryDecoder
+	ical       *ical.Exporter
 }
 
 // New returns the handler serving cal. See the package documentation for
@@ -50,10 +52,14 @@ func New(cal calendar.Calendar, opts ...Option) *Handler {
 	h.venues = venueKind(h.dec)
 	h.organizers = organizerKind(h.dec)
 	h.terms = newQueryDecoder(h.dec, calendar.TermQuery{})
+	h.ical = ical.NewExporter(cal, h.cfg.icalExport...)
 	h.routes = h.routeTable()
 	h.mux = http.NewServeMux()
 	for _, rt := range h.routes {
 		rt := rt
+		if rt.docOnly {
+			continue
+		}
 		for _, m := range rt.Methods {
 			h.mux.HandleFunc(m+" "+muxPath(rt.Path), func(w http.ResponseWriter, r *http.Request) { h.serveRoute(rt, w, r) })
 		}
@@ -271,6 +277,9 @@ func (h *Handler) prepare(rt *Route, w http.ResponseWriter, r *http.Request, s *
 	var body map[string]any
 	switch s.method {
 	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		if rt.rawBody {
+			break
+		}
 		if body, err = h.readRequestBody(w, r); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/eventcal/eventcal/calendar/ical"
 )
 
 // Namespace is the canonical namespace of the API (wire §1).
@@ -32,6 +34,8 @@ type config struct {
 	corsOrigin map[string]bool
 	corsAny    bool
 	log        *slog.Logger
+	icalExport []ical.ExportOption
+	icalImport []ical.ImportOption
 }
 
 // WithRoot sets the API root the handler serves under, e.g. "/wp-json". The

@@ -31,6 +31,9 @@ type Route struct {
 	need     calendar.Role // least role that may ever call it; "" for reads
 	pathArgs []string
 	serve    serveFunc
+	media    string // media type answered (and read, on POST) when not JSON
+	rawBody  bool   // the route reads the request body itself
+	docOnly  bool   // served by another route's handler (a ".ics" suffix); documented only
 }
 
 type serveFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error
@@ -284,10 +287,11 @@ func (h *Handler) routeTable() []*Route {
 	rs = append(rs, postRoutes(h, h.organizers, linkedListArgs("organizer"), organizerWriteArgs)...)
 	rs = append(rs, termRoutes(h, categoryKind, calendar.RoleAuthor)...)
 	rs = append(rs, termRoutes(h, tagKind, calendar.RoleEditor)...)
+	rs = append(rs, h.icalRoutes(rs)...)
 	for _, r := range rs {
 		for _, seg := range strings.Split(r.Path, "/") {
-			if strings.HasPrefix(seg, "{") {
-				r.pathArgs = append(r.pathArgs, strings.Trim(seg, "{}"))
+			if i, j := strings.IndexByte(seg, '{'), strings.IndexByte(seg, '}'); i >= 0 && j > i {
+				r.pathArgs = append(r.pathArgs, seg[i+1:j])
 			}
 		}
 	}

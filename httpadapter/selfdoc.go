@@ -41,6 +41,7 @@ func argSchema(a Arg) map[string]any {
 func wpPath(ns, p string) string {
 	p = strings.ReplaceAll(p, "{id}", `(?P<id>\d+)`)
 	p = strings.ReplaceAll(p, "{slug}", `(?P<slug>[^/]+)`)
+	p = strings.ReplaceAll(p, ".ics", `\.ics`)
 	return "/" + ns + p
 }
 
@@ -164,6 +165,9 @@ func schemas() map[string]any {
 			"featured": nullable("boolean"), "categories": arrayOf(ref("Term")), "tags": arrayOf(ref("Term")),
 			"venue":     map[string]any{"oneOf": []any{ref("Venue"), arrayOf(ref("Venue"))}},
 			"organizer": arrayOf(ref("Organizer")), "json_ld": prop("object")}, "id", "title", "start_date", "end_date"),
+		"ImportReport": object(map[string]any{"created": prop("integer"), "updated": prop("integer"), "unchanged": prop("integer"),
+			"skipped": arrayOf(object(map[string]any{"uid": str, "reason": str}, "uid", "reason"))},
+			"created", "updated", "unchanged", "skipped"),
 		"Error": object(map[string]any{"code": str, "message": str, "data": object(map[string]any{
 			"status": prop("integer"), "params": map[string]any{}, "details": prop("object"), "term_id": prop("integer")}, "status")},
 			"code", "message", "data"),
@@ -210,7 +214,7 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 						isPath, in = true, "path"
 					}
 				}
-				body := !isPath && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
+				body := !isPath && !rt.rawBody && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
 				if body {
 					props[a.Name] = argSchema(a)
 					if a.Required {
@@ -222,20 +226,30 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 					"description": a.Description, "schema": argSchema(a)})
 			}
 			status := "200"
-			if m == http.MethodPost && len(rt.pathArgs) == 0 {
+			if m == http.MethodPost && len(rt.pathArgs) == 0 && !rt.rawBody {
 				status = "201"
 			}
-			opID := strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_").Replace(p)
+			opID := strings.ToLower(m) + strings.NewReplacer("/", "_", "{", "", "}", "", "-", "_", ".", "_").Replace(p)
 			if p == "/" {
 				opID = "get_index"
+			}
+			ok := map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}
+			if rt.media != "" && m == http.MethodGet {
+				ok = map[string]any{rt.media: map[string]any{"schema": prop("string")}}
+			}
+			if rt.rawBody {
+				ok = map[string]any{"application/json": map[string]any{"schema": ref("ImportReport")}}
 			}
 			op := map[string]any{
 				"summary":     rt.Summary,
 				"operationId": opID,
 				"responses": map[string]any{
-					status:    map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}},
+					status:    map[string]any{"description": "OK", "content": ok},
 					"default": errResp,
 				},
+			}
+			if rt.media != "" && m == http.MethodPost {
+				op["requestBody"] = map[string]any{"required": true, "content": map[string]any{rt.media: map[string]any{"schema": prop("string")}}}
 			}
 			if params != nil {
 				op["parameters"] = params
