@@ -5,7 +5,9 @@ import (
 	"fmt"
 )
 
-// Role is what a principal may do; see the capability table in the spec.
+// Role is what a principal may do: administrators and editors everything,
+// authors their own posts and categories, contributors their own drafts,
+// subscribers and anonymous callers only reading published records.
 type Role string
 
 // Roles, from most to least capable.

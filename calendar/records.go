@@ -40,6 +40,10 @@ type PostRecord struct {
 	Version  int64     `json:"version"`
 	Slug     string    `json:"slug"`
 	Lang     Lang      `json:"lang"` // original language, the fallback for translations
+	// UID is an external identity, unique per kind when set: the iCalendar
+	// UID an event was imported with, or the global id of the record on
+	// the site it was migrated from. Empty for records made here.
+	UID string `json:"uid,omitempty"`
 
 	// Title is the event title, the venue name or the organizer name.
 	Title       Text   `json:"title,omitempty"`
@@ -66,6 +70,14 @@ type PostRecord struct {
 	OrganizerIDs     []int64   `json:"organizers,omitempty"` // in the given order
 	CategoryIDs      []int64   `json:"categories,omitempty"`
 	TagIDs           []int64   `json:"tags,omitempty"`
+
+	// Recurrence fields (events). A series carries its RFC 5545 lines; an
+	// occurrence (PostParent = its series) carries its recurrence id, the
+	// original start instant that never changes, and whether it was edited
+	// on its own (Detached).
+	Recurrence   []string  `json:"recurrence,omitempty"`
+	RecurrenceID time.Time `json:"recurrence_id,omitempty"`
+	Detached     bool      `json:"detached,omitempty"`
 
 	// Venue fields.
 	Address       string   `json:"address,omitempty"`
@@ -105,6 +117,7 @@ func (p *PostRecord) Clone() *PostRecord {
 	c.OrganizerIDs = append([]int64(nil), p.OrganizerIDs...)
 	c.CategoryIDs = append([]int64(nil), p.CategoryIDs...)
 	c.TagIDs = append([]int64(nil), p.TagIDs...)
+	c.Recurrence = append([]string(nil), p.Recurrence...)
 	return &c
 }
 

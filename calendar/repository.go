@@ -18,8 +18,27 @@ import (
 // may modify both freely.
 //
 // Writes are atomic: a record, its slug reservation, its links and every index
-// entry change together or not at all.
+// entry change together or not at all. Apply makes several records one atomic
+// write; each single-record write method behaves exactly as a Write of one
+// step (OpCreatePost, OpUpdatePost, …) and returns that step's errors.
+//
+// Names are the store's to enforce, like slugs (never a process-local
+// lock): term names are unique per taxonomy and level (ErrNameTaken), and
+// name look-ups — OpEnsurePost, OpEnsureTerm, TermsByName, PostQuery.Name —
+// are answered from an index on NameKey, not by reading every record.
 type Repository interface {
+	// Apply performs every step of w as one atomic write and returns one
+	// result per step. When a step fails, nothing of w is stored and the
+	// error is a *StepError naming the step and wrapping the cause.
+	Apply(ctx context.Context, w *Write) (*WriteResult, error)
+
+	// PostByUID returns the post of this kind whose UID is uid, or ErrNotFound.
+	PostByUID(ctx context.Context, kind Kind, uid string) (*PostRecord, error)
+
+	// TermsByName returns the terms of the taxonomy, at any level, having a
+	// name key equal to NameKey(name), in ascending id order (often none).
+	TermsByName(ctx context.Context, tax Taxonomy, name string) ([]*TermRecord, error)
+
 	// CreatePost stores a new event, venue or organizer. The driver assigns
 	// the next id of the post sequence (shared by the three kinds, never
 	// reused) and Version 1. p.Slug is the wanted slug: if another post of
@@ -59,7 +78,7 @@ type Repository interface {
 
 	// CreateTerm stores a new category or tag with the next id of the term
 	// sequence and Version 1. The slug is made unique per taxonomy the same
-	// way as post slugs.
+	// way as post slugs; its names must be free at its level (OpCreateTerm).
 	CreateTerm(ctx context.Context, t *TermRecord) (*TermRecord, error)
 
 	// UpdateTerm replaces term t.ID with version compare-and-set and slug
@@ -127,7 +146,9 @@ type PostQuery struct {
 	// SearchText).
 	Search []string
 	Lang   Lang
-	// Name matches posts whose Title equals it case-insensitively in any language.
+	// Name matches posts having a name key (NameKey of Title in any
+	// language) equal to NameKey(Name); drivers answer it from their name
+	// index.
 	Name string
 
 	Offset    int

@@ -36,3 +36,9 @@ func errInvalid(format string, args ...any) error {
 func errSlugNotFound(kind, slug string) error {
 	return fmt.Errorf("memstore: %s with slug %q: %w", kind, slug, calendar.ErrNotFound)
 }
+
+// errLinkMissing: a record a write links to does not exist (or is of
+// another kind).
+func errLinkMissing(k calendar.Kind, id int64) error {
+	return fmt.Errorf("memstore: linked %s %d: %w", k, id, calendar.ErrNotFound)
+}

@@ -73,6 +73,9 @@ func (s *Store) plan(q *calendar.PostQuery) [][]*calendar.PostRecord {
 		return nil
 	}
 	if q.Kind != calendar.KindEvent {
+		if q.Name != "" { // the name index: usually one or two records
+			return [][]*calendar.PostRecord{s.byIDs(q.Kind, s.postNames[q.Kind][calendar.NameKey(q.Name)])}
+		}
 		if len(q.IDs) > 0 && len(q.IDs) < all.n {
 			return [][]*calendar.PostRecord{s.byIDs(q.Kind, q.IDs)}
 		}

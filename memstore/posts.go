@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -10,101 +11,28 @@ import (
 // CreatePost stores a new post with the next post id and Version 1, its
 // slug made unique within its kind. See calendar.Repository.
 func (s *Store) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
+	if p == nil {
+		return nil, errInvalid("create post: nil record")
 	}
-	if p == nil || !p.Kind.IsPost() {
-		return nil, errInvalid("create post: not an event, venue or organizer")
-	}
-	rec := p.Clone() // before locking: the clone needs no lock
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastPost++
-	rec.ID, rec.Version = s.lastPost, 1
-	slugs := s.postSlugs[rec.Kind]
-	rec.Slug = freeSlug(slugs, rec.Slug, rec.ID)
-	slugs[rec.Slug] = rec.ID
-	s.posts[rec.ID] = rec
-	s.index(rec)
-	return rec.Clone(), nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreatePost, Post: p})
+	return r.Post, err
 }
 
 // UpdatePost replaces post p.ID if p.Version is the stored version. See
 // calendar.Repository.
 func (s *Store) UpdatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
-	}
 	if p == nil {
 		return nil, errInvalid("update post: nil record")
 	}
-	rec := p.Clone()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.posts[rec.ID]
-	if old == nil {
-		return nil, errPostNotFound(rec.ID)
-	}
-	if rec.Kind != old.Kind {
-		return nil, errInvalid("update post %d: it is a %s, not a %s", rec.ID, old.Kind, rec.Kind)
-	}
-	if rec.Version != old.Version {
-		return nil, errVersion("post", rec.ID, rec.Version, old.Version)
-	}
-	rec.Version++
-	slugs := s.postSlugs[rec.Kind]
-	rec.Slug = freeSlug(slugs, rec.Slug, rec.ID)
-	if rec.Slug != old.Slug {
-		delete(slugs, old.Slug)
-		slugs[rec.Slug] = rec.ID
-	}
-	s.replacePost(old, rec)
-	return rec.Clone(), nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdatePost, Post: p})
+	return r.Post, err
 }
 
 // DeletePost removes post id and, in the same write, every link to it from
 // events and every PostParent naming it. See calendar.Repository.
 func (s *Store) DeletePost(ctx context.Context, id, version int64) error {
-	if err := checkCtx(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.posts[id]
-	if old == nil {
-		return errPostNotFound(id)
-	}
-	if version != 0 && version != old.Version {
-		return errVersion("post", id, version, old.Version)
-	}
-	s.unindex(old)
-	delete(s.posts, id)
-	delete(s.postSlugs[old.Kind], old.Slug)
-
-	// Every event naming id as venue, organizer or parent, each once. The
-	// lists are copied because rewriting an event edits them.
-	var refs []*calendar.PostRecord
-	for _, l := range []*postList{s.links[calendar.KindVenue][id], s.links[calendar.KindOrganizer][id], s.children[id]} {
-		if l == nil {
-			continue
-		}
-		for _, e := range l.records() {
-			if !slices.Contains(refs, e) {
-				refs = append(refs, e)
-			}
-		}
-	}
-	for _, e := range refs {
-		rec := e.Clone()
-		rec.VenueIDs = without(rec.VenueIDs, id)
-		rec.OrganizerIDs = without(rec.OrganizerIDs, id)
-		if rec.PostParent == id {
-			rec.PostParent = 0
-		}
-		rec.Version++
-		s.replacePost(e, rec)
-	}
-	return nil
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeletePost, ID: id, Version: version})
+	return err
 }
 
 // without returns ids with every occurrence of id removed, nil when none is left.
@@ -149,6 +77,23 @@ func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostReco
 		found[i] = p.Clone()
 	}
 	return found, nil
+}
+
+// PostByUID returns a copy of the post of kind whose UID is uid.
+func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (*calendar.PostRecord, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	var p *calendar.PostRecord
+	if id, ok := s.postUIDs[kind][uid]; ok && uid != "" {
+		p = s.posts[id]
+	}
+	s.mu.RUnlock()
+	if p == nil {
+		return nil, fmt.Errorf("memstore: %s with uid %q: %w", kind, uid, calendar.ErrNotFound)
+	}
+	return p.Clone(), nil
 }
 
 // PostBySlug returns a copy of the post of kind with exactly this slug.

@@ -25,6 +25,13 @@ type Store struct {
 	termSlugs map[calendar.Taxonomy]map[string]int64 // per taxonomy: slug → id
 	termIDs   map[calendar.Taxonomy][]int64          // per taxonomy, ascending
 
+	// Name indexes: NameKey → ids holding it, ascending. Venues and
+	// organizers may share a name (records a caller cannot read are never
+	// reused); terms are unique per level, which checkTermNames enforces.
+	postNames map[calendar.Kind]map[string][]int64
+	termNames map[calendar.Taxonomy]map[string][]int64
+	postUIDs  map[calendar.Kind]map[string]int64 // per post kind: UID → id
+
 	byKind   map[calendar.Kind]*postList           // every post of a kind, in list order
 	links    map[calendar.Kind]map[int64]*postList // link kind → linked id → events
 	children map[int64]*postList                   // PostParent → child events
@@ -36,6 +43,11 @@ type Store struct {
 	// oddEnds counts events whose End is zero or before Start. While any
 	// exist an End upper bound says nothing about Start.
 	oddEnds int
+
+	// failAfter, set only by this package's tests, makes the next Apply
+	// fail with failErr once that many steps are applied.
+	failAfter int
+	failErr   error
 }
 
 // linkKinds are the kinds an event links to, each with a reverse index.
@@ -49,16 +61,22 @@ func New() *Store {
 		postSlugs: map[calendar.Kind]map[string]int64{},
 		termSlugs: map[calendar.Taxonomy]map[string]int64{},
 		termIDs:   map[calendar.Taxonomy][]int64{},
+		postNames: map[calendar.Kind]map[string][]int64{},
+		termNames: map[calendar.Taxonomy]map[string][]int64{},
+		postUIDs:  map[calendar.Kind]map[string]int64{},
 		byKind:    map[calendar.Kind]*postList{},
 		links:     map[calendar.Kind]map[int64]*postList{},
 		children:  map[int64]*postList{},
 	}
 	for _, k := range []calendar.Kind{calendar.KindEvent, calendar.KindVenue, calendar.KindOrganizer} {
 		s.postSlugs[k] = map[string]int64{}
+		s.postNames[k] = map[string][]int64{}
+		s.postUIDs[k] = map[string]int64{}
 		s.byKind[k] = &postList{}
 	}
 	for _, tx := range []calendar.Taxonomy{calendar.TaxonomyCategory, calendar.TaxonomyTag} {
 		s.termSlugs[tx] = map[string]int64{}
+		s.termNames[tx] = map[string][]int64{}
 	}
 	for _, k := range linkKinds {
 		s.links[k] = map[int64]*postList{}
@@ -219,4 +237,104 @@ func (s *Store) replacePost(old, rec *calendar.PostRecord) {
 	}
 	s.untrackSpan(old)
 	s.trackSpan(rec)
+}
+
+func postID(p *calendar.PostRecord) int64 {
+	if p == nil {
+		return 0
+	}
+	return p.ID
+}
+
+func termID(t *calendar.TermRecord) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.ID
+}
+
+// putPost replaces stored post old by rec (either may be nil: a create or a
+// delete) in the map and every structure derived from records: slugs, names,
+// UIDs and the list indexes. Writes and their undo both go through it.
+func (s *Store) putPost(old, rec *calendar.PostRecord) {
+	switch {
+	case old == nil && rec == nil:
+		return
+	case old == nil:
+		s.posts[rec.ID] = rec
+		s.index(rec)
+	case rec == nil:
+		s.unindex(old)
+		delete(s.posts, old.ID)
+	default:
+		s.replacePost(old, rec)
+	}
+	if old != nil {
+		if slugs := s.postSlugs[old.Kind]; slugs[old.Slug] == old.ID {
+			delete(slugs, old.Slug)
+		}
+		unkeyIDs(s.postNames[old.Kind], old.NameKeys(), old.ID)
+		if uids := s.postUIDs[old.Kind]; old.UID != "" && uids[old.UID] == old.ID {
+			delete(uids, old.UID)
+		}
+	}
+	if rec != nil {
+		s.postSlugs[rec.Kind][rec.Slug] = rec.ID
+		keyIDs(s.postNames[rec.Kind], rec.NameKeys(), rec.ID)
+		if rec.UID != "" {
+			s.postUIDs[rec.Kind][rec.UID] = rec.ID
+		}
+	}
+}
+
+// putTerm is putPost for terms.
+func (s *Store) putTerm(old, rec *calendar.TermRecord) {
+	if old != nil {
+		delete(s.terms, old.ID)
+		if slugs := s.termSlugs[old.Taxonomy]; slugs[old.Slug] == old.ID {
+			delete(slugs, old.Slug)
+		}
+		unkeyIDs(s.termNames[old.Taxonomy], old.NameKeys(), old.ID)
+		if rec == nil {
+			ids := s.termIDs[old.Taxonomy]
+			if i, ok := slices.BinarySearch(ids, old.ID); ok {
+				s.termIDs[old.Taxonomy] = slices.Delete(ids, i, i+1)
+			}
+		}
+	}
+	if rec != nil {
+		s.terms[rec.ID] = rec
+		s.termSlugs[rec.Taxonomy][rec.Slug] = rec.ID
+		keyIDs(s.termNames[rec.Taxonomy], rec.NameKeys(), rec.ID)
+		if old == nil {
+			ids := s.termIDs[rec.Taxonomy]
+			if i, ok := slices.BinarySearch(ids, rec.ID); !ok {
+				s.termIDs[rec.Taxonomy] = slices.Insert(ids, i, rec.ID)
+			}
+		}
+	}
+}
+
+// keyIDs adds id under every key, keeping each id list ascending.
+func keyIDs(m map[string][]int64, keys []string, id int64) {
+	for _, k := range keys {
+		ids := m[k]
+		if i, ok := slices.BinarySearch(ids, id); !ok {
+			m[k] = slices.Insert(ids, i, id)
+		}
+	}
+}
+
+// unkeyIDs removes id from under every key, dropping empty lists.
+func unkeyIDs(m map[string][]int64, keys []string, id int64) {
+	for _, k := range keys {
+		ids := m[k]
+		if i, ok := slices.BinarySearch(ids, id); ok {
+			if len(ids) == 1 {
+				delete(m, k)
+			} else {
+				m[k] = slices.Delete(slices.Clone(ids), i, i+1)
+			}
+		}
+	}
 }

@@ -2,7 +2,6 @@ package memstore
 
 import (
 	"context"
-	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
 )
@@ -10,100 +9,47 @@ import (
 // CreateTerm stores a new category or tag with the next term id and Version
 // 1, its slug made unique within its taxonomy. See calendar.Repository.
 func (s *Store) CreateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
+	if t == nil {
+		return nil, errInvalid("create term: nil record")
 	}
-	if t == nil || t.Taxonomy.Kind() == 0 {
-		return nil, errInvalid("create term: unknown taxonomy")
-	}
-	rec := t.Clone()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastTerm++
-	rec.ID, rec.Version = s.lastTerm, 1
-	slugs := s.termSlugs[rec.Taxonomy]
-	rec.Slug = freeSlug(slugs, rec.Slug, rec.ID)
-	slugs[rec.Slug] = rec.ID
-	s.terms[rec.ID] = rec
-	s.termIDs[rec.Taxonomy] = append(s.termIDs[rec.Taxonomy], rec.ID) // ids only grow: stays sorted
-	return rec.Clone(), nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreateTerm, Term: t})
+	return r.Term, err
 }
 
 // UpdateTerm replaces term t.ID if t.Version is the stored version. See
 // calendar.Repository.
 func (s *Store) UpdateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
-	}
 	if t == nil {
 		return nil, errInvalid("update term: nil record")
 	}
-	rec := t.Clone()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.terms[rec.ID]
-	if old == nil {
-		return nil, errTermNotFound(rec.ID)
-	}
-	if rec.Taxonomy != old.Taxonomy {
-		return nil, errInvalid("update term %d: it is in %s, not %s", rec.ID, old.Taxonomy, rec.Taxonomy)
-	}
-	if rec.Version != old.Version {
-		return nil, errVersion("term", rec.ID, rec.Version, old.Version)
-	}
-	rec.Version++
-	slugs := s.termSlugs[rec.Taxonomy]
-	rec.Slug = freeSlug(slugs, rec.Slug, rec.ID)
-	if rec.Slug != old.Slug {
-		delete(slugs, old.Slug)
-		slugs[rec.Slug] = rec.ID
-	}
-	s.terms[rec.ID] = rec
-	return rec.Clone(), nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdateTerm, Term: t})
+	return r.Term, err
 }
 
 // DeleteTerm removes term id, unlinks it from every event and gives the
 // children of a removed category its parent, all in one write.
 func (s *Store) DeleteTerm(ctx context.Context, id, version int64) error {
-	if err := checkCtx(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.terms[id]
-	if old == nil {
-		return errTermNotFound(id)
-	}
-	if version != 0 && version != old.Version {
-		return errVersion("term", id, version, old.Version)
-	}
-	delete(s.terms, id)
-	delete(s.termSlugs[old.Taxonomy], old.Slug)
-	ids := s.termIDs[old.Taxonomy]
-	if i, ok := slices.BinarySearch(ids, id); ok {
-		s.termIDs[old.Taxonomy] = slices.Delete(ids, i, i+1)
-	}
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeleteTerm, ID: id, Version: version})
+	return err
+}
 
-	kind := old.Taxonomy.Kind()
-	if l := s.links[kind][id]; l != nil {
-		for _, e := range l.records() { // a copy: rewriting an event edits l
-			rec := e.Clone()
-			rec.SetLinks(kind, without(rec.Links(kind), id))
-			rec.Version++
-			s.replacePost(e, rec)
-		}
+// TermsByName returns copies of the terms of tax holding the name key of
+// name, in ascending id order.
+func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name string) ([]*calendar.TermRecord, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
 	}
-	if old.Taxonomy.Hierarchical() {
-		for _, cid := range s.termIDs[old.Taxonomy] {
-			if c := s.terms[cid]; c.Parent == id {
-				rec := c.Clone()
-				rec.Parent = old.Parent
-				rec.Version++
-				s.terms[cid] = rec
-			}
-		}
+	s.mu.RLock()
+	ids := s.termNames[tax][calendar.NameKey(name)]
+	out := make([]*calendar.TermRecord, len(ids))
+	for i, id := range ids {
+		out[i] = s.terms[id]
 	}
-	return nil
+	s.mu.RUnlock()
+	for i, t := range out {
+		out[i] = t.Clone()
+	}
+	return out, nil
 }
 
 // GetTerm returns a copy of term id.

@@ -80,9 +80,9 @@ func intersects(want, have []int64) bool {
 }
 
 func nameMatches(t calendar.Text, name string) bool {
-	name = strings.TrimSpace(name)
+	key := calendar.NameKey(name)
 	for _, s := range t {
-		if strings.EqualFold(strings.TrimSpace(s), name) {
+		if calendar.NameKey(s) == key {
 			return true
 		}
 	}

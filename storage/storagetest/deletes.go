@@ -63,8 +63,9 @@ func testDeleteVenue(t *testing.T, r calendar.Repository) {
 	v1 := mustCreatePost(t, r, newVenue("v1"))
 	v2 := mustCreatePost(t, r, newVenue("v2"))
 	o := mustCreatePost(t, r, newOrganizer("o"))
+	cat := mustCreateTerm(t, r, newCategory("c", 0))
 	both := event(t, r, "both", func(p *calendar.PostRecord) {
-		p.VenueIDs, p.OrganizerIDs, p.CategoryIDs = []int64{v1.ID, v2.ID}, []int64{o.ID}, []int64{1}
+		p.VenueIDs, p.OrganizerIDs, p.CategoryIDs = []int64{v1.ID, v2.ID}, []int64{o.ID}, []int64{cat.ID}
 	})
 	only := event(t, r, "only", func(p *calendar.PostRecord) { p.VenueIDs = []int64{v1.ID} })
 	other := event(t, r, "other", func(p *calendar.PostRecord) { p.VenueIDs = []int64{v2.ID} })
@@ -94,8 +95,13 @@ func testDeleteOrganizer(t *testing.T, r calendar.Repository) {
 	o2 := mustCreatePost(t, r, newOrganizer("o2"))
 	o3 := mustCreatePost(t, r, newOrganizer("o3"))
 	v := mustCreatePost(t, r, newVenue("v"))
+	// A tag whose id equals the deleted organizer's: the sequences are
+	// separate, and deleting the organizer must not unlink the tag.
+	tagIn := newTag("same-id")
+	tagIn.ID = o2.ID
+	tag := mustCreateTerm(t, r, tagIn)
 	e := event(t, r, "e", func(p *calendar.PostRecord) {
-		p.OrganizerIDs, p.VenueIDs, p.TagIDs = []int64{o3.ID, o2.ID, o1.ID}, []int64{v.ID}, []int64{o2.ID}
+		p.OrganizerIDs, p.VenueIDs, p.TagIDs = []int64{o3.ID, o2.ID, o1.ID}, []int64{v.ID}, []int64{tag.ID}
 	})
 	mustDeletePost(t, r, o2.ID, 0)
 	// Order of the remaining organizers is kept; a tag with the same number
@@ -119,7 +125,8 @@ func testDeleteParent(t *testing.T, r calendar.Repository) {
 			p.Start = t0.Add(time.Duration(i) * time.Hour)
 		}))
 	}
-	stranger := event(t, r, "stranger", func(p *calendar.PostRecord) { p.PostParent = 1 << 40 })
+	other := event(t, r, "other-parent", func(*calendar.PostRecord) {})
+	stranger := event(t, r, "stranger", func(p *calendar.PostRecord) { p.PostParent = other.ID })
 	mustDeletePost(t, r, parent.ID, 0)
 	for _, k := range kids {
 		expectCascade(t, r, k, func(p *calendar.PostRecord) { p.PostParent = 0 })
@@ -163,8 +170,13 @@ func testDeleteStale(t *testing.T, r calendar.Repository) {
 
 func testDeleteCategory(t *testing.T, r calendar.Repository) {
 	ctx := context.Background()
+	// The venue below gets an id equal to the deleted category's: made
+	// first, while no post holds that id yet.
 	root := mustCreateTerm(t, r, newCategory("root", 0))
 	mid := mustCreateTerm(t, r, newCategory("mid", root.ID))
+	venueIn := newVenue("same-id")
+	venueIn.ID = mid.ID
+	venue := mustCreatePost(t, r, venueIn)
 	leaf1 := mustCreateTerm(t, r, newCategory("leaf1", mid.ID))
 	leaf2 := mustCreateTerm(t, r, newCategory("leaf2", mid.ID))
 	sibling := mustCreateTerm(t, r, newCategory("sibling", root.ID))
@@ -174,7 +186,7 @@ func testDeleteCategory(t *testing.T, r calendar.Repository) {
 	})
 	e2 := event(t, r, "e2", func(p *calendar.PostRecord) { p.CategoryIDs = []int64{mid.ID} })
 	e3 := event(t, r, "e3", func(p *calendar.PostRecord) {
-		p.CategoryIDs, p.VenueIDs = []int64{sibling.ID}, []int64{mid.ID} // a venue id equal to the term id
+		p.CategoryIDs, p.VenueIDs = []int64{sibling.ID}, []int64{venue.ID}
 	})
 
 	if err := r.DeleteTerm(ctx, mid.ID, mid.Version); err != nil {

@@ -2,6 +2,8 @@ package storagetest
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,11 +94,12 @@ func newOrganizer(slug string) *calendar.PostRecord {
 }
 
 func newCategory(slug string, parent int64) *calendar.TermRecord {
+	n := nameSuffix()
 	return &calendar.TermRecord{
 		Taxonomy:    calendar.TaxonomyCategory,
 		Slug:        slug,
 		Lang:        "en",
-		Name:        calendar.Text{"en": "Category " + slug, "es": "Categoría " + slug},
+		Name:        calendar.Text{"en": "Category " + slug + n, "es": "Categoría " + slug + n},
 		Description: calendar.Text{"en": "About " + slug},
 		Parent:      parent,
 	}
@@ -107,7 +110,7 @@ func newTag(slug string) *calendar.TermRecord {
 		Taxonomy: calendar.TaxonomyTag,
 		Slug:     slug,
 		Lang:     "en",
-		Name:     calendar.Text{"en": "Tag " + slug},
+		Name:     calendar.Text{"en": "Tag " + slug + nameSuffix()},
 	}
 }
 
@@ -205,3 +208,9 @@ func termIDs(ts []*calendar.TermRecord) []int64 {
 	}
 	return ids
 }
+
+var nameSeq atomic.Int64
+
+// nameSuffix makes fixture term names distinct: stores refuse two terms of
+// one name at one level, and most tests are not about names.
+func nameSuffix() string { return fmt.Sprintf(" #%d", nameSeq.Add(1)) }

@@ -21,7 +21,7 @@ type conformanceTest struct {
 // one subtest per guarantee, each on its own fresh repository.
 func Run(t *testing.T, newRepo Factory) {
 	groups := [][]conformanceTest{
-		crudTests, slugTests, versionTests, deleteTests,
+		crudTests, slugTests, versionTests, deleteTests, writeTests, nameTests,
 		listTests, isolationTests, contextTests, consistencyTests,
 	}
 	for _, group := range groups {
