@@ -169,23 +169,23 @@ type sourcePost struct {
 // sourceEvent is the original's event representation.
 type sourceEvent struct {
 	sourcePost
-	Title            flexString   `json:"title"`
-	AllDay           flexBool     `json:"all_day"`
-	StartDate        flexString   `json:"start_date"`
-	EndDate          flexString   `json:"end_date"`
-	UTCStartDate     flexString   `json:"utc_start_date"`
-	UTCEndDate       flexString   `json:"utc_end_date"`
-	TimeZone         flexString   `json:"timezone"`
-	Cost             flexString   `json:"cost"`
-	CostDetails      costDetails  `json:"cost_details"`
-	Website          flexString   `json:"website"`
-	ShowMap          flexBool     `json:"show_map"`
-	ShowMapLink      flexBool     `json:"show_map_link"`
-	HideFromListings flexBool     `json:"hide_from_listings"`
-	Sticky           flexBool     `json:"sticky"`
-	Featured         flexBool     `json:"featured"`
-	Categories       []sourceTerm `json:"categories"`
-	Tags             []sourceTerm `json:"tags"`
+	Title            flexString                 `json:"title"`
+	AllDay           flexBool                   `json:"all_day"`
+	StartDate        flexString                 `json:"start_date"`
+	EndDate          flexString                 `json:"end_date"`
+	UTCStartDate     flexString                 `json:"utc_start_date"`
+	UTCEndDate       flexString                 `json:"utc_end_date"`
+	TimeZone         flexString                 `json:"timezone"`
+	Cost             flexString                 `json:"cost"`
+	CostDetails      costDetails                `json:"cost_details"`
+	Website          flexString                 `json:"website"`
+	ShowMap          flexBool                   `json:"show_map"`
+	ShowMapLink      flexBool                   `json:"show_map_link"`
+	HideFromListings flexBool                   `json:"hide_from_listings"`
+	Sticky           flexBool                   `json:"sticky"`
+	Featured         flexBool                   `json:"featured"`
+	Categories       []sourceTerm               `json:"categories"`
+	Tags             []sourceTerm               `json:"tags"`
 	Venue            oneOrMany[sourceVenue]     `json:"venue"`
 	Organizer        oneOrMany[sourceOrganizer] `json:"organizer"`
 }
