@@ -151,34 +151,83 @@ func parentsFirst(ts []*calendar.TermRecord) []*calendar.TermRecord {
 }
 
 // scanEvents reads every event in list order (start, then id) by key: each
-// page starts at the last start seen, leaving out the ids already written
-// at that instant. Pages never shift when writers add or remove events, and
-// each costs a window query on the start index.
+// query asks for a window of start instants beginning at the last start
+// written, leaving out the ids already written at that instant. Pages never
+// shift when writers add or remove events, and every query touches about a
+// page of events even on a driver that counts every match for its total:
+// the window widens while it holds less than a page and narrows while it
+// holds several.
 func scanEvents(ctx context.Context, repo calendar.Repository, page int, now time.Time, emit func(*calendar.PostRecord) error) error {
-	var from time.Time
+	first, last, err := startBounds(ctx, repo, now)
+	if err != nil || first.IsZero() {
+		return err
+	}
+	from, span := first, max(time.Second, last.Sub(first)/64)
 	var atFrom []int64
-	for first := true; ; first = false {
-		q := &calendar.PostQuery{Kind: calendar.KindEvent, Now: now, Limit: page}
-		if !first {
-			q.Start, q.ExcludeIDs = calendar.TimeRange{From: from}, atFrom
-		}
-		got, err := repo.ListPosts(ctx, q)
-		if err != nil {
-			return err
-		}
-		for _, p := range got.Records {
+	write := func(recs []*calendar.PostRecord) error {
+		for _, p := range recs {
 			if err := emit(p); err != nil {
 				return err
 			}
-			if !p.Start.Equal(from) || first && len(atFrom) == 0 {
+			if !p.Start.Equal(from) {
 				from, atFrom = p.Start, nil
 			}
 			atFrom = append(atFrom, p.ID)
+		}
+		return nil
+	}
+	for !from.After(last) {
+		to := from.Add(span)
+		got, err := repo.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, Now: now, Limit: page,
+			Start: calendar.TimeRange{From: from, To: to, ToExclusive: true}, ExcludeIDs: atFrom})
+		if err != nil {
+			return err
+		}
+		if err := write(got.Records); err != nil {
+			return err
+		}
+		switch {
+		case got.Total > 4*page && span > time.Second:
+			span /= 2
+		case got.Total <= len(got.Records):
+			from, atFrom = to, nil // the window is done
+			if got.Total < page/2 {
+				span *= 2
+			}
+		}
+	}
+	// Events that start after the last one seen at the beginning (written meanwhile).
+	for {
+		got, err := repo.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, Now: now, Limit: page,
+			Start: calendar.TimeRange{From: from}, ExcludeIDs: atFrom})
+		if err != nil {
+			return err
+		}
+		if err := write(got.Records); err != nil {
+			return err
 		}
 		if len(got.Records) < page {
 			return ctx.Err()
 		}
 	}
+}
+
+// startBounds returns the start of the first and of the last event (zero
+// when there is none).
+func startBounds(ctx context.Context, repo calendar.Repository, now time.Time) (first, last time.Time, err error) {
+	head, err := repo.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, Now: now, Limit: 1})
+	if err != nil || len(head.Records) == 0 {
+		return first, last, err
+	}
+	tail, err := repo.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent, Now: now, Offset: head.Total - 1, Limit: 1})
+	if err != nil {
+		return first, last, err
+	}
+	first, last = head.Records[0].Start, head.Records[0].Start
+	if len(tail.Records) == 1 {
+		last = tail.Records[0].Start
+	}
+	return first, last, nil
 }
 
 // scanByOffset reads every post of kind k (venues, organizers: few) in list
