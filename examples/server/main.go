@@ -23,6 +23,17 @@ import (
 )
 
 func main() {
+	// Commands: import-tec, export, import (see their -h).
+	if len(os.Args) > 1 {
+		switch cmd := os.Args[1]; cmd {
+		case "import-tec", "export", "import":
+			if err := runCommand(cmd, os.Args[2:]); err != nil {
+				fmt.Fprintf(os.Stderr, "server %s: %v\n", cmd, err)
+				os.Exit(1)
+			}
+			return
+		}
+	}
 	cfg := config{Out: os.Stdout, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	flag.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	flag.StringVar(&cfg.Store, "store", "bolt", "storage: bolt (one file, durable), mem (gone at exit) or redis")
