@@ -370,7 +370,13 @@ func (r *run) storeItems(ctx context.Context, k calendar.Kind, items []json.RawM
 	var recs []*calendar.PostRecord
 	var ids []int64
 	for _, raw := range items {
-		id := itemID(raw)
+		rec, links, err := r.decodePost(k, raw)
+		id := int64(0)
+		if err == nil {
+			id = rec.ID
+		} else {
+			id = itemID(raw) // the record does not decode: its id may
+		}
 		if id > 0 && r.seen[id] {
 			continue // listed twice (its status changed while we read)
 		}
@@ -379,7 +385,9 @@ func (r *run) storeItems(ctx context.Context, k calendar.Kind, items []json.RawM
 			r.seen[id] = true
 			r.maxPost = max(r.maxPost, id)
 		}
-		rec, err := r.decodePost(ctx, k, raw)
+		if err == nil && links != nil {
+			err = r.link(ctx, rec, links)
+		}
 		if err != nil {
 			if fatal(err) || errors.Is(err, calendar.ErrUnavailable) {
 				return err
@@ -400,23 +408,17 @@ func (r *run) storeItems(ctx context.Context, k calendar.Kind, items []json.RawM
 	return r.storePosts(ctx, k, recs, ids)
 }
 
-// decodePost maps one item; for events it also maps (and if need be
-// imports) the records the event links to.
-func (r *run) decodePost(ctx context.Context, k calendar.Kind, raw json.RawMessage) (*calendar.PostRecord, error) {
+// decodePost maps one item; for events also what it links to.
+func (r *run) decodePost(k calendar.Kind, raw json.RawMessage) (*calendar.PostRecord, *eventLinks, error) {
 	switch k {
 	case calendar.KindVenue:
-		return r.m.decodeVenue(raw)
+		rec, err := r.m.decodeVenue(raw)
+		return rec, nil, err
 	case calendar.KindOrganizer:
-		return r.m.decodeOrganizer(raw)
+		rec, err := r.m.decodeOrganizer(raw)
+		return rec, nil, err
 	}
-	rec, links, err := r.m.event(raw)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.link(ctx, rec, links); err != nil {
-		return nil, err
-	}
-	return rec, nil
+	return r.m.event(raw)
 }
 
 // link replaces the site's ids of an event's links by calendar ids. A linked

@@ -21,6 +21,7 @@ type view struct {
 	zone    *time.Location
 	now     time.Time
 	admin   bool
+	counts  map[int64]int // published events per term, made on first use
 }
 
 // Entities encodes a plain title or name the way WordPress formatting serves
@@ -367,15 +368,23 @@ func (s *Site) embeddedTerms(v *view, ids []int64) []any {
 	return out
 }
 
-// termCount is the number of published events using term id.
+// termCount is the number of published events using term id (counted
+// once per request).
 func (s *Site) termCount(v *view, id int64) int {
-	n := 0
-	for _, e := range s.events {
-		if effectiveStatus(&e.Post, v.now) == "publish" && (slices.Contains(e.Categories, id) || slices.Contains(e.Tags, id)) {
-			n++
+	if v.counts == nil {
+		v.counts = map[int64]int{}
+		for _, e := range s.events {
+			if effectiveStatus(&e.Post, v.now) == "publish" {
+				for _, t := range e.Categories {
+					v.counts[t]++
+				}
+				for _, t := range e.Tags {
+					v.counts[t]++
+				}
+			}
 		}
 	}
-	return n
+	return v.counts[id]
 }
 
 func (s *Site) patchedPost(id int64, o *Object) *Object {
