@@ -20,7 +20,7 @@ import (
 // tabs:
 //
 //	date      = absolute | unix | relative
-//	absolute  = YYYY "-" MM "-" DD [ ("T" | ws) HH ":" MM [ ":" SS ] ]
+//	absolute  = YYYY "-" MM "-" DD [ ("T" | ws) ( HH ":" MM [ ":" SS ] | time ) ]
 //	          | YYYY "-" MM "-" DD ("T" | ws) HH ":" MM ":" SS [ "." 1*9DIGIT ] ( "Z" | ("+" | "-") HH ":" MM )
 //	unix      = 1*12DIGIT                       ; seconds since 1970-01-01T00:00:00Z
 //	relative  = ( "now" | "today" | "tomorrow" | "yesterday"
@@ -30,7 +30,11 @@ import (
 //	weekday   = "monday" | "mon" | "tuesday" | "tue" | … | "sunday" | "sun"
 //	time      = H [ ":" MM [ ":" SS ] ] [ [ ws ] ( "am" | "pm" ) ]   ; H is 1 or 2 digits
 //
-// Absolute forms: the year is 1000-9999, the month 01-12, the day must exist
+// Absolute forms: a date may be followed by the same times as the relative
+// forms ("2026-12-24 4pm", "2026-12-24 4:30 pm", "2026-12-24 16:30").
+// Dates written with slashes or dots ("24/12/2026") are refused with a
+// message naming the expected form: day and month order differ by country.
+// The year is 1000-9999, the month 01-12, the day must exist
 // in that month (2023-02-29 is rejected), hours 00-23, minutes and seconds
 // 00-59, offset hours 00-23 and minutes 00-59; every field has exactly the
 // digits shown. A date without a time is the start of that day. The RFC 3339
@@ -89,6 +93,8 @@ func ParseDate(s string, loc *time.Location, now time.Time) (time.Time, error) {
 		t = t.In(loc)
 	case c >= '0' && c <= '9' && len(lower) >= 5 && lower[4] == '-':
 		t, err = dateParseAbsolute(lower, loc)
+	case c >= '0' && c <= '9' && dateSlashed(lower):
+		err = errors.New("expected YYYY-MM-DD, for example 2026-12-24 (dates with / or . are ambiguous)")
 	default:
 		t, err = dateParseRelative(lower, loc, now)
 	}
@@ -294,7 +300,16 @@ func dateParseAbsolute(s string, loc *time.Location) (time.Time, error) {
 		return dateWall(year, time.Month(month), day, 0, 0, 0, 0, loc, false), nil
 	}
 	if !p.accept('t') && !p.space() {
-		return time.Time{}, fmt.Errorf("unexpected %q after the date", p.rest())
+		return time.Time{}, fmt.Errorf("unexpected %q after the date (want a time like 18:30 or 4pm)", p.rest())
+	}
+	// The times of the relative forms ("4pm", "4:30 pm", "16:30") first;
+	// what they do not take (offsets, fractions) is RFC 3339's.
+	if !dateRFC3339Time(p.rest()) {
+		hh, mm, ss, err := dateParseClock(p)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return dateWall(year, time.Month(month), day, hh, mm, ss, 0, loc, false), nil
 	}
 	hour, err := p.field("hour", 2, 0, 23)
 	if err != nil {
@@ -473,6 +488,31 @@ func dateParseRelative(s string, loc *time.Location, now time.Time) (time.Time, 
 		return time.Time{}, fmt.Errorf("year %d is out of range 1000-9999", yr)
 	}
 	return t, nil
+}
+
+// dateRFC3339Time reports whether s is a time with an offset or a fraction
+// (HH:MM[:SS] followed by "z", "+", "-" or "."), the one form the clock
+// grammar of the relative forms does not cover.
+func dateRFC3339Time(s string) bool {
+	digit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	if !digit(0) || !digit(1) || len(s) < 6 || s[2] != ':' || !digit(3) || !digit(4) {
+		return false
+	}
+	i := 5
+	if i < len(s) && s[i] == ':' && digit(6) && digit(7) {
+		i = 8
+	}
+	return i < len(s) && strings.IndexByte("z+-.", s[i]) >= 0
+}
+
+// dateSlashed reports whether a date-like value uses / or . between its
+// first digits, as 24/12/2026 or 24.12.2026 do.
+func dateSlashed(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(s) && (s[i] == '/' || s[i] == '.')
 }
 
 // dateParseClock parses the time that may follow a relative form, up to the

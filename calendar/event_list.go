@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	var err2 error
 	if pq.CategoryIDs, err2 = s.termFilter(ctx, &v, "categories", TaxonomyCategory, q.Categories); err2 != nil {
 		return nil, err2
+	}
+	if len(pq.CategoryIDs) > 0 {
+		if pq.CategoryIDs, err2 = s.withDescendants(ctx, pq.CategoryIDs); err2 != nil {
+			return nil, err2
+		}
 	}
 	if pq.TagIDs, err2 = s.termFilter(ctx, &v, "tags", TaxonomyTag, q.Tags); err2 != nil {
 		return nil, err2
@@ -117,7 +123,7 @@ func (s *Service) dateFilters(v *Validation, q EventQuery, pq *PostQuery, now ti
 		}
 		t, err := ParseDate(val, loc, now)
 		if err != nil {
-			v.Add(arg, arg+": "+err.Error())
+			v.Add(arg, err.Error())
 			return time.Time{}, false
 		}
 		return t, true
@@ -196,6 +202,36 @@ func (s *Service) termFilter(ctx context.Context, v *Validation, arg string, tax
 		ids = append(ids, t.ID)
 	}
 	return uniqueIDs(ids), nil
+}
+
+// withDescendants adds every descendant category of ids: a category filter
+// matches the events of its sub-categories too, as WordPress's does.
+// Category trees are small; the whole taxonomy is read once.
+func (s *Service) withDescendants(ctx context.Context, ids []int64) ([]int64, error) {
+	all, err := s.repo.ListTerms(ctx, TaxonomyCategory)
+	if err != nil {
+		return nil, s.storageErr(ctx, "list categories", err)
+	}
+	children := make(map[int64][]int64, len(all))
+	for _, t := range all {
+		if t.Parent != 0 {
+			children[t.Parent] = append(children[t.Parent], t.ID)
+		}
+	}
+	out := slices.Clone(ids)
+	seen := make(map[int64]bool, len(all))
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for i := 0; i < len(out); i++ { // out grows while walked: breadth first
+		for _, c := range children[out[i]] {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // termByIDOrSlug finds a term of the taxonomy by decimal id or slug; nil when none.

@@ -2,6 +2,7 @@ package calendar
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,7 +58,7 @@ func (s *Service) applyEvent(ctx context.Context, c caller, v *Validation, rec *
 		}
 		t, err := ParseDate(o.Value, loc, now)
 		if err != nil {
-			v.Add(arg, arg+": "+err.Error())
+			v.Add(arg, err.Error())
 			return
 		}
 		*dst = t
@@ -123,7 +124,7 @@ func sameWallClock(t time.Time, from, to *time.Location) time.Time {
 }
 
 // CreateEvent creates an event, creating the venues, organizers and terms it
-// names by value.
+// names by value in the same atomic write.
 func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptions) (*Event, error) {
 	c := callerFrom(ctx)
 	if !c.canCreatePosts() {
@@ -133,28 +134,37 @@ func (s *Service) CreateEvent(ctx context.Context, in EventInput, opt WriteOptio
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
-	var v Validation
-	rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: s.authorOf(c)}
-	plan, err := s.planEventLinks(ctx, c, &v, in, lang)
-	if err != nil {
-		return nil, err
+	retry := newRetrier()
+	for {
+		now := s.now()
+		var v Validation
+		rec := &PostRecord{Kind: KindEvent, Lang: lang, Author: s.authorOf(c)}
+		plan, err := s.planEventLinks(ctx, c, &v, in, lang)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, true); err != nil {
+			return nil, err
+		}
+		if err := v.Err(); err != nil {
+			return nil, err
+		}
+		steps := append(plan.steps(rec), Step{Op: OpCreatePost, Post: rec})
+		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
+		if errors.Is(err, ErrNotFound) {
+			// A linked record went away since it was checked: plan again,
+			// and validation names the argument.
+			if ok, _ := retry.again(ctx); ok {
+				continue
+			}
+		}
+		if err != nil {
+			return nil, s.storageErr(ctx, "create event", err)
+		}
+		stored := res.Steps[len(res.Steps)-1].Post
+		s.counts.eventWritten(nil, stored, now)
+		return s.newRender(ctx, c, lang, now).event(stored, false)
 	}
-	if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, true); err != nil {
-		return nil, err
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	if err := plan.apply(ctx, rec); err != nil {
-		return nil, err
-	}
-	stored, err := s.repo.CreatePost(ctx, rec)
-	if err != nil {
-		return nil, s.storageErr(ctx, "create event", err)
-	}
-	s.counts.eventWritten(nil, stored, now)
-	return s.newRender(ctx, c, lang, now).event(stored, false)
 }
 
 // UpdateEvent changes the fields that are set in in; the others stay.
@@ -163,23 +173,21 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 	if err != nil {
 		return nil, err
 	}
-	var plan *linkPlan
-	stored, err := s.updatePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord, attempt int) error {
+	stored, err := s.updatePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
+		// Planned on every attempt: a retry after a concurrent write
+		// sees the links as they are now.
 		var v Validation
-		if plan == nil {
-			p, err := s.planEventLinks(ctx, c, &v, in, lang)
-			if err != nil {
-				return err
-			}
-			plan = p
+		plan, err := s.planEventLinks(ctx, c, &v, in, lang)
+		if err != nil {
+			return nil, err
 		}
 		if err := s.applyEvent(ctx, c, &v, rec, in, lang, s.now(), false); err != nil {
-			return err
+			return nil, err
 		}
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
-		return plan.apply(ctx, rec)
+		return plan.steps(rec), nil
 	})
 	if err != nil {
 		return nil, err

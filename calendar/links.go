@@ -8,21 +8,34 @@ import (
 )
 
 // linkPlan holds the links an event write asks for, resolved and validated
-// but not yet written: records to create by name are created only once the
-// whole write is known to be valid, so a bad request changes nothing.
+// but not yet written: records to create by name become steps of the same
+// atomic write as the event, so a refused or failed write changes nothing.
 type linkPlan struct {
 	sent  map[Kind]bool
 	items map[Kind][]linkItem
 }
 
 type linkItem struct {
-	id     int64
-	create func(ctx context.Context) (int64, error)
+	id   int64
+	step *Step // set: link the record this step ensures
 }
 
 // planEventLinks validates categories, tags, venue and organizer of an event write.
 func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, in EventInput, lang Lang) (*linkPlan, error) {
 	plan := &linkPlan{sent: map[Kind]bool{}, items: map[Kind][]linkItem{}}
+	for _, n := range []struct {
+		arg string
+		set bool
+		len int
+	}{{"categories", in.Categories.Set, len(in.Categories.Value)}, {"tags", in.Tags.Set, len(in.Tags.Value)},
+		{"venue", in.Venue.Set, len(in.Venue.Value)}, {"organizer", in.Organizer.Set, len(in.Organizer.Value)}} {
+		if n.set && n.len > s.maxItems {
+			v.Add(n.arg, fmt.Sprintf("%s holds %d items; at most %d are allowed", n.arg, n.len, s.maxItems))
+		}
+	}
+	if v.Has("categories") || v.Has("tags") || v.Has("venue") || v.Has("organizer") {
+		return plan, nil // bounded work: nothing of an oversized write is looked up
+	}
 	if in.Categories.Set {
 		plan.sent[KindCategory] = true
 		if err := s.planTerms(ctx, c, v, plan, "categories", TaxonomyCategory, in.Categories.Value, lang); err != nil {
@@ -68,10 +81,10 @@ func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, i
 	return plan, nil
 }
 
-// planTerms resolves category or tag references: ids, slugs or names.
+// planTerms resolves category or tag references: ids, slugs or names. Each
+// costs a bounded number of indexed look-ups whatever the store holds.
 func (s *Service) planTerms(ctx context.Context, c caller, v *Validation, plan *linkPlan, arg string, tax Taxonomy, refs []TermRef, lang Lang) error {
 	kind := tax.Kind()
-	var all []*TermRecord
 	for _, ref := range refs {
 		if ref.ID != 0 {
 			t, err := s.repo.GetTerm(ctx, ref.ID)
@@ -90,13 +103,11 @@ func (s *Service) planTerms(ctx context.Context, c caller, v *Validation, plan *
 			v.Add(arg, fmt.Sprintf("%s must not hold an empty name", arg))
 			continue
 		}
-		if all == nil {
-			var err error
-			if all, err = s.repo.ListTerms(ctx, tax); err != nil {
-				return s.storageErr(ctx, "list terms", err)
-			}
+		t, err := s.termByName(ctx, tax, name)
+		if err != nil {
+			return err
 		}
-		if t := findTermByName(all, name); t != nil {
+		if t != nil {
 			plan.items[kind] = append(plan.items[kind], linkItem{id: t.ID})
 			continue
 		}
@@ -107,44 +118,34 @@ func (s *Service) planTerms(ctx context.Context, c caller, v *Validation, plan *
 		if checkName(v, arg, name); v.Has(arg) {
 			continue
 		}
-		plan.items[kind] = append(plan.items[kind], linkItem{create: func(ctx context.Context) (int64, error) {
-			// Look again: an earlier item of the same write, or a concurrent
-			// writer, may have created it.
-			s.byName.Lock()
-			defer s.byName.Unlock()
-			terms, err := s.repo.ListTerms(ctx, tax)
-			if err != nil {
-				return 0, s.storageErr(ctx, "list terms", err)
-			}
-			if t := findTermByName(terms, name); t != nil {
-				return t.ID, nil
-			}
-			t, err := s.repo.CreateTerm(ctx, &TermRecord{Taxonomy: tax, Lang: lang, Name: Text{lang: name}, Slug: termSlug(name, tax)})
-			if err != nil {
-				return 0, s.storageErr(ctx, "create term", err)
-			}
-			return t.ID, nil
-		}})
+		// The store links the term of that name if a concurrent writer
+		// made it meanwhile, else creates it, atomically with the event.
+		plan.items[kind] = append(plan.items[kind], linkItem{step: &Step{Op: OpEnsureTerm,
+			Term: &TermRecord{Taxonomy: tax, Lang: lang, Name: Text{lang: name}, Slug: termSlug(name, tax)}}})
 	}
 	return nil
 }
 
-// findTermByName matches a slug exactly or a name case-insensitively in any language.
-func findTermByName(all []*TermRecord, name string) *TermRecord {
-	slug := NormalizeSlug(name)
-	for _, t := range all {
-		if t.Slug == slug {
-			return t
+// termByName finds the term a name refers to: the one with that exact slug,
+// else the lowest-id one with that name at any level; nil when none.
+func (s *Service) termByName(ctx context.Context, tax Taxonomy, name string) (*TermRecord, error) {
+	if sl := NormalizeSlug(name); sl != "" {
+		t, err := s.repo.TermBySlug(ctx, tax, sl)
+		if err == nil {
+			return t, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, s.storageErr(ctx, "get term by slug", err)
 		}
 	}
-	for _, t := range all {
-		for _, n := range t.Name {
-			if strings.EqualFold(strings.TrimSpace(n), name) {
-				return t
-			}
-		}
+	terms, err := s.repo.TermsByName(ctx, tax, name)
+	if err != nil {
+		return nil, s.storageErr(ctx, "find term by name", err)
 	}
-	return nil
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	return terms[0], nil
 }
 
 func termSlug(name string, tax Taxonomy) string {
@@ -187,58 +188,55 @@ func (s *Service) planPost(ctx context.Context, c caller, v *Validation, plan *l
 		v.Add(arg, fmt.Sprintf("invalid %s: %s", kind, err.(*Error).Error()))
 		return nil
 	}
-	name := rec.Title.Get(lang, lang)
-	plan.items[kind] = append(plan.items[kind], linkItem{create: func(ctx context.Context) (int64, error) {
-		s.byName.Lock()
-		defer s.byName.Unlock()
-		if existing, err := s.postByName(ctx, kind, name); err != nil || existing != nil {
-			if existing != nil {
-				return existing.ID, nil
-			}
-			return 0, err
-		}
-		stored, err := s.repo.CreatePost(ctx, rec)
-		if err != nil {
-			return 0, s.storageErr(ctx, "create post", err)
-		}
-		return stored.ID, nil
-	}})
+	step := s.ensureStep(c, rec, now)
+	plan.items[kind] = append(plan.items[kind], linkItem{step: &step})
 	return nil
 }
 
-// postByName finds the non-trashed venue or organizer with that name.
-func (s *Service) postByName(ctx context.Context, kind Kind, name string) (*PostRecord, error) {
-	page, err := s.repo.ListPosts(ctx, &PostQuery{Kind: kind, Now: s.now(), Name: name, Limit: 1,
-		Visible: Visibility{Statuses: []Status{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}}})
-	if err != nil {
-		return nil, s.storageErr(ctx, "find by name", err)
-	}
-	if len(page.Records) == 0 {
-		return nil, nil
-	}
-	return page.Records[0], nil
-}
-
-// apply creates what the plan needs and writes the links into rec.
-func (p *linkPlan) apply(ctx context.Context, rec *PostRecord) error {
+// steps writes the plan's links into rec and returns the steps that ensure
+// the records named by value, to be written before rec in one Write: rec
+// refers to them by StepRef.
+func (p *linkPlan) steps(rec *PostRecord) []Step {
+	var steps []Step
+	byName := map[string]int64{} // one step per kind and name: "tags": ["x", "X"] links one tag
 	for _, kind := range []Kind{KindVenue, KindOrganizer, KindCategory, KindTag} {
 		if !p.sent[kind] {
 			continue
 		}
 		ids := make([]int64, 0, len(p.items[kind]))
-		for i, it := range p.items[kind] {
-			if it.create != nil {
-				id, err := it.create(ctx)
-				if err != nil {
-					return err
+		for _, it := range p.items[kind] {
+			if it.step != nil {
+				st := *it.step
+				key := kind.String() + "\x00" + stepNameKey(st)
+				if ref, dup := byName[key]; dup {
+					ids = append(ids, ref)
+					continue
 				}
-				// Remember: a retried write must not create it again.
-				p.items[kind][i] = linkItem{id: id}
-				it.id = id
+				// Each attempt of a retried write gets its own copy of
+				// the record: the store must not see one changed by an
+				// attempt before.
+				if st.Post != nil {
+					st.Post = st.Post.Clone()
+				}
+				if st.Term != nil {
+					st.Term = st.Term.Clone()
+				}
+				steps = append(steps, st)
+				byName[key] = StepRef(len(steps) - 1)
+				ids = append(ids, StepRef(len(steps)-1))
+				continue
 			}
 			ids = append(ids, it.id)
 		}
 		rec.SetLinks(kind, uniqueIDs(ids))
 	}
-	return nil
+	return steps
+}
+
+// stepNameKey is the name an ensure step looks up.
+func stepNameKey(st Step) string {
+	if st.Post != nil {
+		return NameKey(st.Post.Title.Get(st.Post.Lang, st.Post.Lang))
+	}
+	return NameKey(st.Term.Name.Get(st.Term.Lang, st.Term.Lang))
 }

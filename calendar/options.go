@@ -27,6 +27,8 @@ type settings struct {
 	countTTL    time.Duration
 	// defaultAuthor is the author of posts System creates without naming one.
 	defaultAuthor int64
+	// maxItems bounds the items of one array argument.
+	maxItems int
 }
 
 // DefaultMaxPerPage is the largest page size unless WithMaxPerPage says otherwise.
@@ -69,6 +71,17 @@ const DefaultAuthor = 1
 // WithDefaultAuthor sets the user id that posts created as System get when
 // the write names no author (default DefaultAuthor), so author 0 never appears.
 func WithDefaultAuthor(id int64) Option { return func(s *settings) { s.defaultAuthor = id } }
+
+// DefaultMaxItems is the most items an array argument may hold unless
+// WithMaxItems says otherwise.
+const DefaultMaxItems = 100
+
+// WithMaxItems sets the most items one array argument (categories, tags,
+// venue, organizer, cost, list filters of ids) may hold (default
+// DefaultMaxItems); more is refused with a 400 naming the argument, before
+// any storage work, so one request cannot make the calendar create or look
+// up thousands of records.
+func WithMaxItems(n int) Option { return func(s *settings) { s.maxItems = n } }
 
 // WithLogger sets the logger for unexpected storage errors (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }

@@ -76,6 +76,9 @@ func (f failing) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calenda
 func (f failing) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
 	return nil, f.err
 }
+func (f failing) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteResult, error) {
+	return nil, f.err
+}
 
 func TestStorageErrorsAreMapped(t *testing.T) {
 	var logs strings.Builder

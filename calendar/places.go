@@ -184,20 +184,20 @@ func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	s.byName.Lock()
-	defer s.byName.Unlock()
-	existing, err := s.postByName(ctx, kind, rec.Title.Get(lang, lang))
-	if err != nil {
-		return nil, err
-	}
-	if existing != nil && c.canRead(existing, existing.EffectiveStatus(now)) {
-		return existing, nil
-	}
-	stored, err := s.repo.CreatePost(ctx, rec)
+	// One atomic look-up-or-create in the store: an existing readable,
+	// non-trashed record of that name is returned (compatibility).
+	res, err := s.repo.Apply(ctx, &Write{Steps: []Step{s.ensureStep(c, rec, now)}})
 	if err != nil {
 		return nil, s.storageErr(ctx, "create post", err)
 	}
-	return stored, nil
+	return res.Steps[0].Post, nil
+}
+
+// ensureStep is the write step that links the venue or organizer of rec's
+// name that c may read and that is not trashed, or creates rec.
+func (s *Service) ensureStep(c caller, rec *PostRecord, now time.Time) Step {
+	vis := postVisibility(c, nil, nil)
+	return Step{Op: OpEnsurePost, Post: rec, Visible: vis, Now: now}
 }
 
 // getPlace reads one venue or organizer the caller may see.
@@ -221,12 +221,12 @@ func (s *Service) updatePlace(ctx context.Context, kind Kind, ref Ref, common co
 	if err != nil {
 		return nil, err
 	}
-	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord, _ int) error {
+	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
 		var v Validation
 		if err := s.applyCommon(ctx, c, &v, rec, common, lang, s.siteZone, s.now(), false); err != nil {
-			return err
+			return nil, err
 		}
 		apply(rec, &v)
-		return v.Err()
+		return nil, v.Err()
 	})
 }

@@ -95,15 +95,19 @@ func passwordMatches(want, got string) bool {
 
 // updatePost runs the read-modify-write of an update: it re-reads and
 // re-applies on a concurrent write (unless the caller pinned a version), so
-// no write is lost. apply gets a clone of the stored record and the attempt
-// number; it returns a validation or permission error to stop.
+// no write is lost and a caller who did not ask for a version check never
+// sees a conflict. apply gets a clone of the stored record; it returns the
+// steps to write before the record (venues, organizers and terms its links
+// create by name, referred to by StepRef), or a validation or permission
+// error to stop. The record and those steps are one atomic write.
 func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion int64,
-	apply func(c caller, rec *PostRecord, attempt int) error) (*PostRecord, error) {
+	apply func(c caller, rec *PostRecord) ([]Step, error)) (*PostRecord, error) {
 	c := callerFrom(ctx)
 	if !c.canCreatePosts() {
 		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to edit this %s.", kind))
 	}
-	for attempt := 0; ; attempt++ {
+	retry := newRetrier()
+	for {
 		cur, err := s.findPost(ctx, kind, ref)
 		if err != nil {
 			return nil, err
@@ -117,21 +121,39 @@ func (s *Service) updatePost(ctx context.Context, kind Kind, ref Ref, ifVersion 
 			return nil, preconditionFailed(cur.Version)
 		}
 		next := cur.Clone()
-		if err := apply(c, next, attempt); err != nil {
+		steps, err := apply(c, next)
+		if err != nil {
 			return nil, err
 		}
 		next.Version = cur.Version
 		next.Modified = now.UTC().Truncate(time.Second)
-		stored, err := s.repo.UpdatePost(ctx, next)
-		if errors.Is(err, ErrConflict) && ifVersion == 0 && attempt < maxWriteRetries {
-			continue
-		}
+		steps = append(steps, Step{Op: OpUpdatePost, Post: next})
+		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
+			if s.retryable(err, ifVersion) {
+				if ok, rerr := retry.again(ctx); ok {
+					continue
+				} else if errors.Is(err, ErrConflict) {
+					err = rerr
+				}
+			}
+			if errors.Is(err, ErrConflict) && ifVersion != 0 {
+				return nil, preconditionFailed(cur.Version)
+			}
 			return nil, s.storageErr(ctx, "update post", err)
 		}
+		stored := res.Steps[len(res.Steps)-1].Post
 		s.counts.eventWritten(cur, stored, now)
 		return stored, nil
 	}
+}
+
+// retryable reports whether a failed write should be tried again after a
+// fresh read: a conflict when the caller did not pin a version, or a record
+// that vanished meanwhile (the next read then answers with the right
+// not-found error, or validation names a link that is gone).
+func (s *Service) retryable(err error, ifVersion int64) bool {
+	return errors.Is(err, ErrConflict) && ifVersion == 0 || errors.Is(err, ErrNotFound)
 }
 
 func preconditionFailed(have int64) error {
@@ -150,7 +172,8 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 		return nil, c.deny(fmt.Sprintf("Sorry, you are not allowed to delete this %s permanently.", kind))
 	}
 	if opt.Force {
-		for attempt := 0; ; attempt++ {
+		retry := newRetrier()
+		for {
 			cur, err := s.findPost(ctx, kind, ref)
 			if err != nil {
 				return nil, err
@@ -160,8 +183,17 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 				return nil, preconditionFailed(cur.Version)
 			}
 			err = s.repo.DeletePost(ctx, cur.ID, cur.Version)
-			if errors.Is(err, ErrConflict) && opt.IfVersion == 0 && attempt < maxWriteRetries {
-				continue
+			if err != nil && s.retryable(err, opt.IfVersion) {
+				// A concurrent delete makes the next read answer with the
+				// kind's own not-found error.
+				if ok, rerr := retry.again(ctx); ok {
+					continue
+				} else if errors.Is(err, ErrConflict) {
+					err = rerr
+				}
+			}
+			if errors.Is(err, ErrConflict) && opt.IfVersion != 0 {
+				return nil, preconditionFailed(cur.Version)
 			}
 			if err != nil {
 				return nil, s.storageErr(ctx, "delete post", err)
@@ -170,12 +202,12 @@ func (s *Service) deletePost(ctx context.Context, kind Kind, ref Ref, opt Delete
 			return cur, nil
 		}
 	}
-	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord, _ int) error {
+	return s.updatePost(ctx, kind, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
 		if rec.Status == StatusTrash {
-			return newError(CodeGone, codesOf(kind).inTrash, fmt.Sprintf("The %s is already in the trash.", kind))
+			return nil, newError(CodeGone, codesOf(kind).inTrash, fmt.Sprintf("The %s is already in the trash.", kind))
 		}
 		rec.Status = StatusTrash
-		return nil
+		return nil, nil
 	})
 }
 

@@ -141,7 +141,7 @@ type PostQuery struct {
 	PostParent    int64 // children of this event
 	ExcludeHidden bool  // leave out hide_from_listings events
 
-	// Search holds lower-case words; each must appear in one of the searched
+	// Search holds words in FoldSearch form; each must appear in one of the searched
 	// fields, read in Lang with fallback to the record's own language (see
 	// SearchText).
 	Search []string

@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"log/slog"
-	"sync"
 	"time"
 )
 
@@ -11,11 +10,6 @@ import (
 type Service struct {
 	repo   Repository
 	counts termCounts
-	// byName serializes "look up by name, create if absent" (terms, and
-	// venues/organizers reused by name), so concurrent writers in this
-	// process never create two records of one name. Across processes
-	// sharing a store the check stays best-effort; slugs stay unique.
-	byName sync.Mutex
 	settings
 }
 
@@ -40,6 +34,9 @@ func New(repo Repository, opts ...Option) *Service {
 	}
 	if s.maxPerPage <= 0 {
 		s.maxPerPage = DefaultMaxPerPage
+	}
+	if s.maxItems <= 0 {
+		s.maxItems = DefaultMaxItems
 	}
 	if s.defaultAuthor <= 0 {
 		s.defaultAuthor = DefaultAuthor

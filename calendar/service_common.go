@@ -11,11 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// maxWriteRetries bounds the read-modify-write loop of an update that did
-// not ask for a version: a concurrent writer makes us re-read and re-apply,
-// never lose either write.
-const maxWriteRetries = 16
-
 // Limits of write fields (domain §10).
 const (
 	maxNameLen = 1000    // characters of a title or name
@@ -309,14 +304,14 @@ func (s *Service) publicationDate(v *Validation, date, dateUTC Opt[string], loc 
 	set := false
 	if date.Set && strings.TrimSpace(date.Value) != "" {
 		if d, err := ParseDate(date.Value, loc, now); err != nil {
-			v.Add("date", "date: "+err.Error())
+			v.Add("date", err.Error())
 		} else {
 			t, set = d, true
 		}
 	}
 	if dateUTC.Set && strings.TrimSpace(dateUTC.Value) != "" {
 		if d, err := ParseDate(dateUTC.Value, time.UTC, now); err != nil {
-			v.Add("date_utc", "date_utc: "+err.Error())
+			v.Add("date_utc", err.Error())
 		} else {
 			t, set = d, true
 		}
@@ -324,9 +319,9 @@ func (s *Service) publicationDate(v *Validation, date, dateUTC Opt[string], loc 
 	return t.UTC().Truncate(time.Second), set
 }
 
-// searchWords splits a search string into lower-case words.
+// searchWords splits a search string into words in FoldSearch form.
 func searchWords(s string) []string {
-	fields := strings.Fields(strings.ToLower(s))
+	fields := strings.Fields(FoldSearch(s))
 	if len(fields) > 32 {
 		fields = fields[:32]
 	}

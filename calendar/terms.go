@@ -119,6 +119,17 @@ func (s *Service) applyTerm(v *Validation, t *TermRecord, in TermInput, lang Lan
 	return nil
 }
 
+// termExists turns the store's refusal of a name taken at that level into
+// the wire's term_exists, naming the term that holds it.
+func termExists(err error) error {
+	var taken *NameTakenError
+	if errors.As(err, &taken) {
+		return &Error{Code: CodeInvalid, Reason: "term_exists", TermID: taken.ID,
+			Message: "A term with the name provided already exists with this parent."}
+	}
+	return err
+}
+
 func findID(all []*TermRecord, id int64) *TermRecord {
 	for _, t := range all {
 		if t.ID == id {
@@ -156,8 +167,6 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	if err != nil {
 		return nil, err
 	}
-	s.byName.Lock()
-	defer s.byName.Unlock()
 	all, err := s.repo.ListTerms(ctx, tax)
 	if err != nil {
 		return nil, s.storageErr(ctx, "list terms", err)
@@ -172,7 +181,7 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	}
 	stored, err := s.repo.CreateTerm(ctx, t)
 	if err != nil {
-		return nil, s.storageErr(ctx, "create term", err)
+		return nil, s.storageErr(ctx, "create term", termExists(err))
 	}
 	tv, err := s.newRender(ctx, c, lang, s.now()).term(stored)
 	return &tv, err
@@ -194,7 +203,8 @@ func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in Ter
 			if err := v.Err(); err != nil {
 				return nil, err
 			}
-			return s.repo.UpdateTerm(ctx, next)
+			stored, err := s.repo.UpdateTerm(ctx, next)
+			return stored, termExists(err)
 		})
 }
 
@@ -228,7 +238,8 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 	if err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
+	retry := newRetrier()
+	for {
 		cur, err := s.findTerm(ctx, tax, id)
 		if err != nil {
 			return nil, err
@@ -248,8 +259,14 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 		if errors.As(err, &ce) && ce.Reason != "" {
 			return nil, err
 		}
-		if errors.Is(err, ErrConflict) && ifVersion == 0 && attempt < maxWriteRetries {
-			continue
+		if (errors.Is(err, ErrConflict) && ifVersion == 0) || errors.Is(err, ErrNotFound) {
+			// Another writer won, or the term went away: look again (a
+			// vanished term then gets the not-found answer).
+			if ok, rerr := retry.again(ctx); ok {
+				continue
+			} else if errors.Is(err, ErrConflict) {
+				err = rerr
+			}
 		}
 		if err != nil {
 			return nil, s.storageErr(ctx, verb+" term", err)
@@ -390,7 +407,7 @@ func containsInt(ids []int64, id int64) bool {
 
 // termMatches: every word appears in the name or the slug.
 func termMatches(t Term, words []string) bool {
-	name, slug := strings.ToLower(t.Name), strings.ToLower(t.Slug)
+	name, slug := FoldSearch(t.Name), FoldSearch(t.Slug)
 	for _, w := range words {
 		if !strings.Contains(name, w) && !strings.Contains(slug, w) {
 			return false

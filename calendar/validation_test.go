@@ -2,6 +2,7 @@ package calendar_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -278,4 +279,27 @@ func TestUndecodableArgumentsJoinTheOthers(t *testing.T) {
 	// Refused before validation all the same: permissions come first.
 	_, err = f.cal.CreateEvent(as(anonymous), in, calendar.WriteOptions{})
 	wantErr(t, err, calendar.CodeUnauthenticated, "rest_forbidden")
+}
+
+// A date message says what was expected and does not repeat the argument
+// name, which the error already carries (wire: data.params is name → message).
+func TestDateMessagesNameTheExpectedForm(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.cal.CreateEvent(as(admin), calendar.EventInput{Title: calendar.Some("x"),
+		StartDate: calendar.Some("24/12/2026"), EndDate: calendar.Some("2026-12-24 4pm")}, calendar.WriteOptions{})
+	var ce *calendar.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	msg := ce.Params["start_date"]
+	if !strings.Contains(msg, "YYYY-MM-DD") || strings.HasPrefix(msg, "start_date") {
+		t.Errorf("start_date message %q: want the expected form, without the argument name", msg)
+	}
+	if _, bad := ce.Params["end_date"]; bad {
+		t.Errorf("end_date %q refused: %q", "2026-12-24 4pm", ce.Params["end_date"])
+	}
+	_, err = f.cal.ListEvents(as(admin), calendar.EventQuery{StartDate: "2026-13-01"})
+	if !errors.As(err, &ce) || strings.HasPrefix(ce.Params["start_date"], "start_date") || ce.Params["start_date"] == "" {
+		t.Errorf("list filter message: %v", err)
+	}
 }

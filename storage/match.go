@@ -89,11 +89,12 @@ func nameMatches(t calendar.Text, name string) bool {
 	return false
 }
 
-// searchMatches: every word appears (case-insensitively) in one of the fields.
+// searchMatches: every word (in calendar.FoldSearch form) appears in one of
+// the fields, compared in that form; words may match different fields.
 func searchMatches(fields []string, words []string) bool {
 	lowered := make([]string, len(fields))
 	for i, f := range fields {
-		lowered[i] = strings.ToLower(f)
+		lowered[i] = calendar.FoldSearch(f)
 	}
 	for _, w := range words {
 		found := false
