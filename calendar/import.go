@@ -120,7 +120,8 @@ type importPlan struct {
 // calendar holds is replaced by the imported one, keeping the calendar's id
 // and what the import cannot carry: texts in languages the import does not
 // bring, the password, and series membership (parent and recurrence) when
-// the import has none. A post without UID is always created. The slug is
+// the import has none. A post without UID is always created; a UID twice in
+// one batch is the later record (both results tell its outcome). The slug is
 // kept (made unique on a clash, as on any write); a zero Date or Modified
 // is "now", Author 0 the default author.
 func (s *Service) ImportPosts(ctx context.Context, recs []*PostRecord, opt ImportOptions) ([]ImportResult, error) {
@@ -130,8 +131,29 @@ func (s *Service) ImportPosts(ctx context.Context, recs []*PostRecord, opt Impor
 	}
 	now := s.now()
 	res := make([]ImportResult, len(recs))
+	// A UID given twice: the later record stands for both.
+	later := map[int]int{}
+	last := map[string]int{}
+	for i := len(recs) - 1; i >= 0; i-- {
+		if p := recs[i]; p != nil && p.UID != "" {
+			key := p.Kind.String() + "\x00" + p.UID
+			if j, ok := last[key]; ok {
+				later[i] = j
+			} else {
+				last[key] = i
+			}
+		}
+	}
+	defer func() {
+		for i, j := range later {
+			res[i] = res[j]
+		}
+	}()
 	var plans []importPlan
 	for i, in := range recs {
+		if _, dup := later[i]; dup {
+			continue
+		}
 		next, err := s.checkImportedPost(ctx, in, now)
 		if err != nil {
 			res[i] = ImportResult{Action: ImportFailed, Err: err}
@@ -147,10 +169,11 @@ func (s *Service) ImportPosts(ctx context.Context, recs []*PostRecord, opt Impor
 		}
 		plans = append(plans, p)
 	}
-	for attempt := 0; len(plans) > 0; attempt++ {
-		if attempt > len(recs)+maxWriteRetries {
-			return nil, s.storageErr(ctx, "import posts", errors.New("the store kept refusing the import"))
-		}
+	// Each round stores the batch, or drops a refused record, or takes the
+	// next id for one, or — on a concurrent write — looks again after a
+	// backoff (bounded by ctx's deadline, see retrier).
+	conflicts := newRetrier()
+	for len(plans) > 0 {
 		w := &Write{Steps: make([]Step, len(plans))}
 		for k, p := range plans {
 			w.Steps[k] = Step{Op: OpCreatePost, Post: p.next}
@@ -184,6 +207,9 @@ func (s *Service) ImportPosts(ctx context.Context, recs []*PostRecord, opt Impor
 			continue
 		case errors.Is(se.Err, ErrConflict):
 			// A concurrent writer, or a UID twice in one batch: look again.
+			if ok, err := conflicts.again(ctx); !ok {
+				return nil, s.storageErr(ctx, "import posts", err)
+			}
 			np, done, err := s.planImportedPost(ctx, p.i, p.next, false)
 			if err != nil {
 				return nil, err
@@ -605,10 +631,8 @@ func (s *Service) ImportTerms(ctx context.Context, recs []*TermRecord, opt Impor
 			plans = append(plans, *p)
 		}
 	}
-	for attempt := 0; len(plans) > 0; attempt++ {
-		if attempt > len(recs)+maxWriteRetries {
-			return nil, s.storageErr(ctx, "import terms", errors.New("the store kept refusing the import"))
-		}
+	conflicts := newRetrier()
+	for len(plans) > 0 {
 		w := &Write{Steps: make([]Step, len(plans))}
 		for k, p := range plans {
 			w.Steps[k] = Step{Op: OpCreateTerm, Term: p.next}
@@ -638,6 +662,9 @@ func (s *Service) ImportTerms(ctx context.Context, recs []*TermRecord, opt Impor
 			p.next.ID, p.taken = 0, true
 			continue
 		case errors.Is(se.Err, ErrConflict):
+			if ok, err := conflicts.again(ctx); !ok {
+				return nil, s.storageErr(ctx, "import terms", err)
+			}
 			np, err := decide(p.i, p.next, false)
 			if err != nil {
 				return nil, err

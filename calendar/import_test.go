@@ -86,6 +86,11 @@ func TestImportKeepsIDsAndUpdatesByUID(t *testing.T) {
 	if res[0].Action != calendar.ImportCreated || !res[0].IDTaken || res[0].Post.ID == 41 {
 		t.Errorf("held id: %+v", res[0])
 	}
+	// One UID twice in a batch: the later record is stored, once.
+	res = importPosts(t, f, false, importedEvent(0, "site?id=dup", "first"), importedEvent(0, "site?id=dup", "second"))
+	if res[0].Post == nil || res[0].Post != res[1].Post || res[1].Post.Title["en"] != "second" || res[1].Action != calendar.ImportCreated {
+		t.Errorf("a UID twice in a batch: %+v / %+v", res[0], res[1])
+	}
 	// Without KeepIDs, ids come from the sequence.
 	res = importPosts(t, f, false, importedEvent(900, "site?id=900", "seq"))
 	if res[0].Post.ID == 900 {
