@@ -56,6 +56,7 @@ const (
 
 var importActionNames = [...]string{"", "created", "updated", "unchanged", "failed"}
 
+// String returns "created", "updated", "unchanged" or "failed".
 func (a ImportAction) String() string {
 	if int(a) < len(importActionNames) && a != 0 {
 		return importActionNames[a]

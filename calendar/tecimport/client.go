@@ -37,6 +37,7 @@ type HTTPError struct {
 	Message string
 }
 
+// Error names the URL, the status and WordPress's code and message.
 func (e *HTTPError) Error() string {
 	s := fmt.Sprintf("GET %s: HTTP %d", e.URL, e.Status)
 	if e.Code != "" {
@@ -334,10 +335,12 @@ type PageError struct {
 	Err        error
 }
 
+// Error names the list and the page.
 func (e *PageError) Error() string {
 	return fmt.Sprintf("%s page %d could not be read: %v", e.Collection, e.Number, e.Err)
 }
 
+// Unwrap returns why the page could not be read.
 func (e *PageError) Unwrap() error { return e.Err }
 
 // fatal reports whether err must stop a whole run: refused credentials or

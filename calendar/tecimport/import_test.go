@@ -2,7 +2,9 @@ package tecimport_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/calendar/tecimport"
 	"github.com/eventcal/eventcal/calendar/tecimport/tectest"
+	"github.com/eventcal/eventcal/memstore"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -276,5 +279,104 @@ func TestAnonymous(t *testing.T) {
 	}
 	if got := sum.Kind(calendar.KindEvent).Created; got != published {
 		t.Errorf("created %d events, want the %d published", got, published)
+	}
+}
+
+// TestImportIntoNonEmptyCalendar: into a calendar that already holds
+// records, every record gets a new id and every link is translated: each
+// event links the venues, organizers, categories and tags that carry the
+// site's records' global ids and slugs.
+func TestImportIntoNonEmptyCalendar(t *testing.T) {
+	f := newFixture(t, tectest.GenerateOptions{Seed: 12, Events: 150, Venues: 25, Organizers: 20, Categories: 12, Tags: 25})
+	repo := memstore.New()
+	svc := newCalendar(t, repo)
+	for i := range 7 { // take the ids the site uses
+		if _, err := svc.CreateEvent(system(), calendar.EventInput{Title: calendar.Some(fmt.Sprintf("Own %d", i)),
+			StartDate: calendar.Some("2026-05-01 10:00"), EndDate: calendar.Some("2026-05-01 11:00"),
+			Tags: calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("own-%d", i)}})}, calendar.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := tecimport.Run(system(), svc, f.srv.URL, tecimport.WithCredentials(siteUser, sitePass), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.KeptIDs || sum.Total().Failed != 0 {
+		t.Fatalf("summary: kept %v, %+v, %v", sum.KeptIDs, sum.Total(), sum.Problems)
+	}
+	ctx := context.Background()
+	host := hostOf(f.srv.URL)
+	uidOf := func(id int64) string { return host + "?id=" + itoa(id) }
+	ours := func(kind calendar.Kind, siteID int64) *calendar.PostRecord {
+		p, err := repo.PostByUID(ctx, kind, uidOf(siteID))
+		if err != nil {
+			t.Fatalf("%s %d: %v", kind, siteID, err)
+		}
+		return p
+	}
+	termSlug := map[int64]string{}
+	for _, tax := range []string{"tribe_events_cat", "post_tag"} {
+		for _, tm := range f.site.Terms(tax) {
+			termSlug[tm.ID] = tm.Slug
+		}
+	}
+	moved := 0
+	for _, e := range f.site.Events() {
+		p := ours(calendar.KindEvent, e.ID)
+		if p.ID != e.ID {
+			moved++
+		}
+		if !p.Start.Equal(e.Start) || p.Title["en"] != e.Title {
+			t.Errorf("event %d: %v %q", e.ID, p.Start, p.Title)
+		}
+		var wantVenues, gotVenues []int64
+		for _, v := range e.Venues {
+			wantVenues = append(wantVenues, ours(calendar.KindVenue, v).ID)
+		}
+		gotVenues = p.VenueIDs
+		if !slices.Equal(wantVenues, gotVenues) {
+			t.Errorf("event %d venues %v, want %v", e.ID, gotVenues, wantVenues)
+		}
+		var wantOrgs []int64
+		for _, o := range e.Organizers {
+			wantOrgs = append(wantOrgs, ours(calendar.KindOrganizer, o).ID)
+		}
+		if !slices.Equal(wantOrgs, p.OrganizerIDs) {
+			t.Errorf("event %d organizers %v, want %v", e.ID, p.OrganizerIDs, wantOrgs)
+		}
+		for _, l := range []struct {
+			site []int64
+			got  []int64
+		}{{e.Categories, p.CategoryIDs}, {e.Tags, p.TagIDs}} {
+			var want, got []string
+			for _, id := range l.site {
+				want = append(want, termSlug[id])
+			}
+			terms, _ := repo.GetTerms(ctx, l.got)
+			for _, tm := range terms {
+				got = append(got, tm.Slug)
+			}
+			if !slices.Equal(want, got) {
+				t.Errorf("event %d terms %v, want %v", e.ID, got, want)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("no event got a new id: the test proves nothing")
+	}
+	// Category parents are translated too.
+	for _, c := range f.site.Terms("tribe_events_cat") {
+		got, err := repo.TermBySlug(ctx, calendar.TaxonomyCategory, c.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(0)
+		if c.Parent != 0 {
+			parent, _ := repo.TermBySlug(ctx, calendar.TaxonomyCategory, termSlug[c.Parent])
+			want = parent.ID
+		}
+		if got.Parent != want {
+			t.Errorf("category %s: parent %d, want %d", c.Slug, got.Parent, want)
+		}
 	}
 }

@@ -40,6 +40,7 @@ type Problem struct {
 	Err     error
 }
 
+// String says what happened to which record.
 func (p Problem) String() string {
 	what := p.Kind.String()
 	if p.ID != 0 {
