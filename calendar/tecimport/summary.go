@@ -1,7 +1,11 @@
 package tecimport
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"io"
 	"time"
 
@@ -47,9 +51,23 @@ func (p Problem) String() string {
 		what = fmt.Sprintf("%s %d", p.Kind, p.ID)
 	}
 	if p.Skipped {
-		return fmt.Sprintf("skipped %s: %v", what, p.Err)
+		return fmt.Sprintf("skipped %s: %s", what, reason(p.Err))
 	}
-	return fmt.Sprintf("%s: %v", what, p.Err)
+	return fmt.Sprintf("%s: %s", what, reason(p.Err))
+}
+
+// reason is an error as a reader wants it: for a refused record, what is
+// wrong with each field.
+func reason(err error) string {
+	var ce *calendar.Error
+	if !errors.As(err, &ce) || len(ce.Params) == 0 {
+		return fmt.Sprint(err)
+	}
+	msgs := make([]string, 0, len(ce.Params))
+	for _, k := range slices.Sorted(maps.Keys(ce.Params)) {
+		msgs = append(msgs, ce.Params[k])
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // Kind returns the counts of kind k (zero counts when it was not imported).
