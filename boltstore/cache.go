@@ -33,6 +33,26 @@ func newPostCache(size int) *postCache {
 	return &postCache{max: size, m: make(map[int64]cachedPost, size)}
 }
 
+// peek is post without the copy: the record it returns is shared with the
+// cache and must not be modified nor handed out.
+func (c *postCache) peek(id int64, raw []byte) (*calendar.PostRecord, error) {
+	if c == nil {
+		return decodePost(id, raw)
+	}
+	c.mu.Lock()
+	e, ok := c.m[id]
+	c.mu.Unlock()
+	if ok && bytes.Equal(e.raw, raw) {
+		return e.rec, nil
+	}
+	p, err := decodePost(id, raw)
+	if err != nil {
+		return nil, err
+	}
+	c.put(id, raw, p.Clone())
+	return p, nil
+}
+
 // post returns post id decoded from raw, the bytes stored under it in the
 // current transaction. A nil cache just decodes.
 func (c *postCache) post(id int64, raw []byte) (*calendar.PostRecord, error) {
@@ -49,7 +69,13 @@ func (c *postCache) post(id int64, raw []byte) (*calendar.PostRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	e = cachedPost{raw: bytes.Clone(raw), rec: p.Clone()}
+	c.put(id, raw, p.Clone())
+	return p, nil
+}
+
+// put keeps rec, decoded from raw, as post id; rec is never handed out.
+func (c *postCache) put(id int64, raw []byte, rec *calendar.PostRecord) {
+	e := cachedPost{raw: bytes.Clone(raw), rec: rec}
 	c.mu.Lock()
 	if _, ok := c.m[id]; !ok && len(c.m) >= c.max {
 		for k := range c.m { // map order is random: a random eviction
@@ -59,5 +85,4 @@ func (c *postCache) post(id int64, raw []byte) (*calendar.PostRecord, error) {
 	}
 	c.m[id] = e
 	c.mu.Unlock()
-	return p, nil
 }

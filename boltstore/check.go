@@ -17,7 +17,8 @@ var ErrInconsistent = errors.New("boltstore: inconsistent store")
 // Check walks every bucket in one read transaction and verifies that the
 // file is consistent: the version stamp is known; every record decodes, sits
 // under its own id and below its sequence; every index entry a record implies
-// (slug, order with its summary, end, featured, links, parent) is present
+// (slug, order with its summary, end, featured, links, parent, names with
+// their summaries or parents, UID) is present
 // with the right value; and no index holds an entry that no record implies.
 // It reads the whole file, so it is for tests, tools and after-crash checks,
 // not for the request path. It returns nil or an error wrapping
@@ -55,9 +56,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 			m = map[string]string{}
 			want[string(bucket)] = m
 		}
-		// Only slugs can clash across records: every other index key ends
-		// with the record's own id (a repeated link is one entry).
-		if _, dup := m[string(key)]; dup && (string(bucket) == string(bPostSlugs) || string(bucket) == string(bTermSlugs)) {
+		// Only slugs and UIDs can clash across records: every other index
+		// key ends with the record's own id (a repeated link is one entry).
+		if _, dup := m[string(key)]; dup && (string(bucket) == string(bPostSlugs) || string(bucket) == string(bTermSlugs) || string(bucket) == string(bPostUIDs)) {
 			report("%s: two records claim key %x", bucket, key)
 		}
 		m[string(key)] = string(value)
@@ -77,6 +78,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 		if err != nil {
 			report("post %d: %v", id, err)
 			return nil
+		}
+		if f := storage.RecordFormat(v); f != storage.FormatVersion {
+			report("post %d: stored in format %d, not %d", id, f, storage.FormatVersion)
 		}
 		switch {
 		case p.ID != id:
@@ -111,6 +115,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 			report("term %d: %v", id, err)
 			return nil
 		}
+		if f := storage.RecordFormat(v); f != storage.FormatVersion {
+			report("term %d: stored in format %d, not %d", id, f, storage.FormatVersion)
+		}
 		switch {
 		case t.ID != id:
 			report("term under key %d carries id %d", id, t.ID)
@@ -124,13 +131,16 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 		if t.Slug != "" {
 			expect(bTermSlugs, slugKey(t.Taxonomy.Kind(), t.Slug), storage.IDKey(id))
 		}
+		for _, e := range termEntries(t) {
+			expect(e.bucket, e.key, e.value)
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 
-	for _, name := range append([][]byte{bTermSlugs}, postIndexBuckets...) {
+	for _, name := range indexBuckets {
 		m := want[string(name)]
 		err := tx.Bucket(name).ForEach(func(k, v []byte) error {
 			if n++; n%256 == 0 {

@@ -2,11 +2,18 @@
 // calendar.Repository kept in one file by go.etcd.io/bbolt, for a calendar
 // served by one process.
 //
-// Every write is one bbolt read-write transaction that changes the record,
-// its slug reservation, its links and every index entry together, and is
-// fsynced before it returns (unless WithNoSync is given), so a write that
+// Every write is one bbolt read-write transaction that changes the records,
+// their slug reservations, their links and every index entry together, and
+// is fsynced before it returns (unless WithNoSync is given), so a write that
 // returned survives a crash or kill -9, and a write that did not return left
-// no trace. Reads run in read-only transactions and block neither each
+// no trace. Apply runs all the steps of a calendar.Write in one such
+// transaction — an event with the venues, organizers and terms it creates,
+// with the version check of every record it updates — and a step that fails
+// rolls the whole transaction back; the single-record methods are one-step
+// Applies. bbolt serializes write transactions, so the look-up and the
+// create of an ensure step (OpEnsurePost, OpEnsureTerm) can never be split
+// by another writer, and term names, slugs and UIDs are checked against the
+// indexes inside the write that reserves them. Reads run in read-only transactions and block neither each
 // other nor the writer (except briefly when the file grows and bbolt remaps
 // it).
 //
@@ -29,6 +36,19 @@
 //	event_featured   Start ‖ id → Start ‖ summary, featured events only
 //	venue_events, organizer_events, category_events, tag_events,
 //	parent_children  linked id ‖ event id → Start ‖ summary
+//	post_names       kind ‖ len ‖ name key ‖ id → summary (venues and organizers)
+//	term_names       kind ‖ len ‖ name key ‖ id → parent id
+//	post_uids        kind ‖ UID → id
+//
+// Name keys are calendar.NameKey of every language's title or name, so the
+// holders of one name are one cursor range in id order: an ensure walks it
+// and decides on the summaries which holder the caller may reuse; a term
+// write reads the parents there to keep names unique per level. Keys and
+// UIDs longer than 256 bytes are indexed by their first 256 bytes and their
+// SHA-256. Parents a term delete hands to its children are not checked
+// against the names of their new level (a delete is never refused for a
+// name); like the duplicates a file migrated from layout 1 may hold, such a
+// pair keeps its names while neither takes a new one.
 //
 // The summary kept in post_order (status, author, dates, featured, hidden,
 // parent) lets a list confirm most restrictions with storage.MatchPost
@@ -45,8 +65,10 @@
 // # Files
 //
 // The meta bucket records storage.FormatVersion and this package's layout
-// version; Open refuses a file written by any other version (ErrIncompatible)
-// rather than misreading it. bbolt locks the file: a second Open of a file in
+// version. Open migrates a file of layout 1 in its opening transaction
+// (records rewritten in the current format, name and UID indexes built from
+// them; a failure leaves the file untouched) and refuses a file written by
+// any other version (ErrIncompatible) rather than misreading it. bbolt locks the file: a second Open of a file in
 // use, from this or another process, fails after the WithTimeout delay with
 // an error wrapping ErrLocked. Backup writes a consistent copy of a live
 // store; Check verifies that every index agrees with the records.

@@ -23,3 +23,9 @@ func errVersion(what string, id, want, have int64) error {
 func errInvalid(format string, args ...any) error {
 	return fmt.Errorf("boltstore: "+format+": %w", append(args, calendar.ErrInvalid)...)
 }
+
+// errLinkMissing: a record a write links to does not exist (or is of
+// another kind).
+func errLinkMissing(k calendar.Kind, id int64) error {
+	return fmt.Errorf("boltstore: linked %s %d: %w", k, id, calendar.ErrNotFound)
+}

@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -25,19 +26,24 @@ var (
 	bCategoryEvents  = []byte("category_events")
 	bTagEvents       = []byte("tag_events")
 	bParentChildren  = []byte("parent_children")
+	bPostNames       = []byte("post_names")
+	bTermNames       = []byte("term_names")
+	bPostUIDs        = []byte("post_uids")
 )
 
 // allBuckets lists every bucket but meta; Open creates the missing ones.
 var allBuckets = [][]byte{
 	bSeq, bPosts, bTerms, bPostSlugs, bTermSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
+	bPostNames, bTermNames, bPostUIDs,
 }
 
-// postIndexBuckets are the buckets derived from post records alone; Check
+// indexBuckets are the buckets derived from the records alone; Check
 // rebuilds each from the records and compares.
-var postIndexBuckets = [][]byte{
+var indexBuckets = [][]byte{
 	bPostSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
+	bPostNames, bPostUIDs, bTermSlugs, bTermNames,
 }
 
 // Keys of the meta and seq buckets.
@@ -107,14 +113,24 @@ type entry struct {
 // postEntries returns every index entry of p except its slug reservation
 // (whose key may carry a suffix chosen at write time).
 func postEntries(p *calendar.PostRecord) []entry {
-	es := []entry{{bPostOrder, orderKey(p), encodeSummary(p), false}}
+	summary := encodeSummary(p)
+	es := []entry{{bPostOrder, orderKey(p), summary, false}}
+	if p.UID != "" {
+		es = append(es, entry{bPostUIDs, uidKey(p.Kind, p.UID), storage.IDKey(p.ID), false})
+	}
+	// A name entry holds the summary too: an ensure decides on status,
+	// author and date which record of the name it may reuse, and decodes
+	// only that one.
+	for _, k := range p.NameKeys() {
+		es = append(es, entry{bPostNames, nameEntryKey(byte(p.Kind), k, p.ID), summary, false})
+	}
 	if p.Kind != calendar.KindEvent {
 		return es
 	}
 	// Every other event index holds Start ‖ summary as value: with the id
 	// it makes the post_order key (the list order), and the summary lets a
 	// list confirm candidates found there without any lookup.
-	val := append(storage.TimeKey(p.Start), es[0].value...)
+	val := append(storage.TimeKey(p.Start), summary...)
 	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), val, false})
 	if p.Featured {
 		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), val, false})
@@ -128,6 +144,53 @@ func postEntries(p *calendar.PostRecord) []entry {
 		}
 	}
 	return es
+}
+
+// termEntries returns every index entry of t except its slug reservation:
+// one name entry per name key, holding the parent, so that the rule "names
+// are unique per level" is checked on the index alone.
+func termEntries(t *calendar.TermRecord) []entry {
+	var es []entry
+	for _, k := range t.NameKeys() {
+		es = append(es, entry{bTermNames, nameEntryKey(byte(t.Taxonomy.Kind()), k, t.ID), storage.IDKey(t.Parent), false})
+	}
+	return es
+}
+
+// maxIndexedLen is the longest name key or UID kept verbatim in an index
+// key. bbolt keys are limited (32 KiB) and long keys waste pages; a longer
+// one is indexed as its first maxIndexedLen bytes and its SHA-256, which is
+// longer than any verbatim key, so the two forms never meet.
+const maxIndexedLen = 256
+
+func indexedKey(s string) []byte {
+	if len(s) <= maxIndexedLen {
+		return []byte(s)
+	}
+	sum := sha256.Sum256([]byte(s))
+	return append([]byte(s[:maxIndexedLen]), sum[:]...)
+}
+
+// namePrefix is the key prefix of every entry of one name key in a name
+// index: kind (or taxonomy kind) ‖ length ‖ key. The length makes the prefix
+// exact: "jazz" never matches the entries of "jazz club".
+func namePrefix(kind byte, key string) []byte {
+	ik := indexedKey(key)
+	b := make([]byte, 0, 3+len(ik)+8)
+	b = append(b, kind)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(ik)))
+	return append(b, ik...)
+}
+
+// nameEntryKey is namePrefix ‖ id: the holders of one name sort by id.
+func nameEntryKey(kind byte, key string, id int64) []byte {
+	return append(namePrefix(kind, key), storage.IDKey(id)...)
+}
+
+// uidKey is kind ‖ UID; UIDs are unique per kind, so the key is the whole
+// reservation and its value the holder's id.
+func uidKey(k calendar.Kind, uid string) []byte {
+	return append([]byte{byte(k)}, indexedKey(uid)...)
 }
 
 // The summary stored with each post_order entry holds every field the

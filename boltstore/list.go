@@ -111,6 +111,12 @@ func (l *lister) run() (*calendar.PostPage, error) {
 	if q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
 		return &calendar.PostPage{}, nil
 	}
+	if ids, ok, err := l.byNameIndex(); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return l.byIDs(ids)
+	}
 	w, err := l.plan()
 	if err != nil {
 		return nil, err
@@ -135,6 +141,30 @@ func (l *lister) run() (*calendar.PostPage, error) {
 		return l.byKeys(keys, w.full)
 	}
 	return l.walkOrdered(w.lo, w.hi, w.full)
+}
+
+// byNameIndex returns the ids of the venues or organizers holding q.Name's
+// key, from the name index: a name has few holders, so this way always
+// wins. ok is false when the index cannot answer q (events have no name
+// entries; an empty key matches titles the index does not hold).
+func (l *lister) byNameIndex() (ids []int64, ok bool, err error) {
+	q := l.q
+	if q.Name == "" || q.Kind != calendar.KindVenue && q.Kind != calendar.KindOrganizer {
+		return nil, false, nil
+	}
+	key := calendar.NameKey(q.Name)
+	if key == "" {
+		return nil, false, nil
+	}
+	prefix := namePrefix(byte(q.Kind), key)
+	c := l.tx.Bucket(bPostNames).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
+		if err := l.step(); err != nil {
+			return nil, false, err
+		}
+		ids = append(ids, storage.ParseIDKey(k[len(prefix):]))
+	}
+	return ids, true, nil
 }
 
 // plan picks the way in with the lowest estimated cost. Each estimate is a

@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,96 +12,229 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// CreatePost stores a new post with the next post id and Version 1, its slug
-// made unique per kind with calendar.SlugCandidate, all in one transaction.
+// CreatePost stores a new post (a one-step Apply of OpCreatePost): the next
+// post id or the one asked for, Version 1, its slug made unique per kind
+// with calendar.SlugCandidate, all in one transaction.
 func (s *Store) CreatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	if p == nil || !p.Kind.IsPost() {
-		return nil, errInvalid("create post: not a post record")
+	if p == nil {
+		return nil, errInvalid("create post: nil record")
 	}
-	rec := p.Clone()
-	err := s.update(ctx, func(tx *bolt.Tx) error {
-		id, err := nextID(tx, kPostSeq)
-		if err != nil {
-			return err
-		}
-		rec.ID, rec.Version = id, 1
-		if rec.Slug, err = reserveSlug(tx.Bucket(bPostSlugs), rec.Kind, p.Slug, id); err != nil {
-			return err
-		}
-		return writePost(tx, nil, rec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rec, nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreatePost, Post: p})
+	return r.Post, err
 }
 
-// UpdatePost replaces post p.ID if its stored version is p.Version.
+// UpdatePost replaces post p.ID if its stored version is p.Version (a
+// one-step Apply of OpUpdatePost).
 func (s *Store) UpdatePost(ctx context.Context, p *calendar.PostRecord) (*calendar.PostRecord, error) {
-	if p == nil || !p.Kind.IsPost() {
-		return nil, errInvalid("update post: not a post record")
+	if p == nil {
+		return nil, errInvalid("update post: nil record")
 	}
-	rec := p.Clone()
-	err := s.update(ctx, func(tx *bolt.Tx) error {
-		old, err := getPost(tx, p.ID)
-		if err != nil {
-			return err
-		}
-		if old.Kind != p.Kind {
-			return errInvalid("update post %d: kind %s cannot become %s", p.ID, old.Kind, p.Kind)
-		}
-		if old.Version != p.Version {
-			return errVersion("post", p.ID, p.Version, old.Version)
-		}
-		rec.Version = old.Version + 1
-		if p.Slug != old.Slug {
-			slugs := tx.Bucket(bPostSlugs)
-			if err := releaseSlug(slugs, old.Kind, old.Slug); err != nil {
-				return err
-			}
-			if rec.Slug, err = reserveSlug(slugs, rec.Kind, p.Slug, rec.ID); err != nil {
-				return err
-			}
-		}
-		return writePost(tx, old, rec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rec, nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdatePost, Post: p})
+	return r.Post, err
 }
 
 // DeletePost removes a post for good and, in the same transaction, unlinks
-// it from every event that refers to it.
+// it from every event that refers to it (a one-step Apply of OpDeletePost).
 func (s *Store) DeletePost(ctx context.Context, id, version int64) error {
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		old, err := getPost(tx, id)
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeletePost, ID: id, Version: version})
+	return err
+}
+
+func (a *applier) createPost(rec *calendar.PostRecord) (*calendar.PostRecord, error) {
+	if !rec.Kind.IsPost() {
+		return nil, errInvalid("create post: not an event, venue or organizer")
+	}
+	var err error
+	if rec.ID, err = claimID(a.tx, bPosts, kPostSeq, "post", rec.ID); err != nil {
+		return nil, err
+	}
+	if err := a.checkPostLinks(rec); err != nil {
+		return nil, err
+	}
+	if err := checkUID(a.tx, rec); err != nil {
+		return nil, err
+	}
+	rec.Version = 1
+	if rec.Slug, err = reserveSlug(a.tx.Bucket(bPostSlugs), rec.Kind, rec.Slug, rec.ID); err != nil {
+		return nil, err
+	}
+	return rec, writePost(a.tx, nil, rec)
+}
+
+func (a *applier) updatePost(rec *calendar.PostRecord) (*calendar.PostRecord, error) {
+	old, err := getPost(a.tx, rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	if old.Kind != rec.Kind {
+		return nil, errInvalid("update post %d: kind %s cannot become %s", rec.ID, old.Kind, rec.Kind)
+	}
+	if old.Version != rec.Version {
+		return nil, errVersion("post", rec.ID, rec.Version, old.Version)
+	}
+	if err := a.checkPostLinks(rec); err != nil {
+		return nil, err
+	}
+	if err := checkUID(a.tx, rec); err != nil {
+		return nil, err
+	}
+	rec.Version = old.Version + 1
+	if rec.Slug != old.Slug {
+		slugs := a.tx.Bucket(bPostSlugs)
+		if err := releaseSlug(slugs, old.Kind, old.Slug); err != nil {
+			return nil, err
+		}
+		if rec.Slug, err = reserveSlug(slugs, rec.Kind, rec.Slug, rec.ID); err != nil {
+			return nil, err
+		}
+	}
+	return rec, writePost(a.tx, old, rec)
+}
+
+// ensurePost returns the lowest-id venue or organizer holding the name key
+// of rec's title that is not trashed and that st.Visible allows at st.Now,
+// deciding on the summaries of the name index; it creates rec when there is
+// none. The transaction makes the look-up and the create one step.
+func (a *applier) ensurePost(st *calendar.Step) (*calendar.PostRecord, bool, error) {
+	rec := st.Post
+	if rec.Kind != calendar.KindVenue && rec.Kind != calendar.KindOrganizer {
+		return nil, false, errInvalid("ensure post: only venues and organizers are found by name")
+	}
+	key := calendar.NameKey(rec.Title.Get(rec.Lang, rec.Lang))
+	if key == "" {
+		return nil, false, errInvalid("ensure post: the record has no name in its language")
+	}
+	prefix := namePrefix(byte(rec.Kind), key)
+	c := a.tx.Bucket(bPostNames).Cursor()
+	for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+		skel := calendar.PostRecord{ID: storage.ParseIDKey(k[len(prefix):]), Kind: rec.Kind}
+		if err := decodeSummary(v, &skel); err != nil {
+			return nil, false, err
+		}
+		if es := skel.EffectiveStatus(st.Now); es != calendar.StatusTrash && st.Visible.Allows(skel.Author, es) {
+			raw := a.tx.Bucket(bPosts).Get(storage.IDKey(skel.ID))
+			if raw == nil {
+				return nil, false, errPostNotFound(skel.ID) // an index entry without its record: see Check
+			}
+			p, err := a.cache.post(skel.ID, raw)
+			return p, true, err
+		}
+	}
+	p, err := a.createPost(rec)
+	return p, false, err
+}
+
+func (a *applier) deletePost(id, version int64) error {
+	tx := a.tx
+	old, err := getPost(tx, id)
+	if err != nil {
+		return err
+	}
+	if version != 0 && old.Version != version {
+		return errVersion("post", id, version, old.Version)
+	}
+	if err := releaseSlug(tx.Bucket(bPostSlugs), old.Kind, old.Slug); err != nil {
+		return err
+	}
+	if err := deleteEntries(tx, postEntries(old)); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bPosts).Delete(storage.IDKey(id)); err != nil {
+		return err
+	}
+	switch old.Kind {
+	case calendar.KindEvent:
+		return unlinkEvents(a.ctx, tx, bParentChildren, id, func(e *calendar.PostRecord) { e.PostParent = 0 })
+	case calendar.KindVenue, calendar.KindOrganizer:
+		k := old.Kind
+		return unlinkEvents(a.ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
+			e.SetLinks(k, without(e.Links(k), id))
+		})
+	}
+	return nil
+}
+
+// checkPostLinks: every record an event links to exists now (earlier steps
+// of the write count), of the right kind.
+func (a *applier) checkPostLinks(p *calendar.PostRecord) error {
+	if p.Kind != calendar.KindEvent {
+		return nil
+	}
+	posts := a.tx.Bucket(bPosts)
+	postIs := func(id int64, k calendar.Kind) error {
+		raw := posts.Get(storage.IDKey(id))
+		if raw == nil {
+			return errLinkMissing(k, id)
+		}
+		l, err := a.cache.peek(id, raw)
 		if err != nil {
 			return err
 		}
-		if version != 0 && old.Version != version {
-			return errVersion("post", id, version, old.Version)
-		}
-		if err := releaseSlug(tx.Bucket(bPostSlugs), old.Kind, old.Slug); err != nil {
-			return err
-		}
-		if err := deleteEntries(tx, postEntries(old)); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bPosts).Delete(storage.IDKey(id)); err != nil {
-			return err
-		}
-		switch old.Kind {
-		case calendar.KindEvent:
-			return unlinkEvents(ctx, tx, bParentChildren, id, func(e *calendar.PostRecord) { e.PostParent = 0 })
-		case calendar.KindVenue, calendar.KindOrganizer:
-			k := old.Kind
-			return unlinkEvents(ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
-				e.SetLinks(k, without(e.Links(k), id))
-			})
+		if l.Kind != k {
+			return errLinkMissing(k, id)
 		}
 		return nil
+	}
+	for _, k := range []calendar.Kind{calendar.KindVenue, calendar.KindOrganizer} {
+		for _, id := range p.Links(k) {
+			if err := postIs(id, k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, tax := range []calendar.Taxonomy{calendar.TaxonomyCategory, calendar.TaxonomyTag} {
+		for _, id := range p.Links(tax.Kind()) {
+			if t, err := getTerm(a.tx, id); errors.Is(err, calendar.ErrNotFound) || err == nil && t.Taxonomy != tax {
+				return errLinkMissing(tax.Kind(), id)
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	if p.PostParent != 0 {
+		if p.PostParent == p.ID {
+			return errLinkMissing(calendar.KindEvent, p.PostParent)
+		}
+		return postIs(p.PostParent, calendar.KindEvent)
+	}
+	return nil
+}
+
+// checkUID: a post's UID is free among the posts of its kind, or its own.
+func checkUID(tx *bolt.Tx, p *calendar.PostRecord) error {
+	if p.UID == "" {
+		return nil
+	}
+	if v := tx.Bucket(bPostUIDs).Get(uidKey(p.Kind, p.UID)); v != nil && storage.ParseIDKey(v) != p.ID {
+		return fmt.Errorf("boltstore: %s uid %q is held by post %d: %w", p.Kind, p.UID, storage.ParseIDKey(v), calendar.ErrConflict)
+	}
+	return nil
+}
+
+// PostByUID returns the post of this kind whose UID is uid, from the UID index.
+func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (*calendar.PostRecord, error) {
+	var p *calendar.PostRecord
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		var v []byte
+		if uid != "" {
+			v = tx.Bucket(bPostUIDs).Get(uidKey(kind, uid))
+		}
+		if v == nil {
+			return fmt.Errorf("boltstore: %s with uid %q: %w", kind, uid, calendar.ErrNotFound)
+		}
+		id := storage.ParseIDKey(v)
+		raw := tx.Bucket(bPosts).Get(v)
+		if raw == nil {
+			return errPostNotFound(id) // a UID without its record: see Check
+		}
+		var err error
+		p, err = s.cache.post(id, raw)
+		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // GetPost returns post id of any kind.
@@ -211,7 +345,11 @@ func writePost(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
 	if err := posts.Put(storage.IDKey(rec.ID), v); err != nil {
 		return err
 	}
-	for _, e := range postEntries(rec) {
+	return putEntries(tx, postEntries(rec))
+}
+
+func putEntries(tx *bolt.Tx, es []entry) error {
+	for _, e := range es {
 		b := tx.Bucket(e.bucket)
 		if e.appends {
 			b.FillPercent = appendFill
@@ -274,6 +412,29 @@ func linkedEvents(ctx context.Context, b *bolt.Bucket, linked int64) ([]int64, e
 
 func without(ids []int64, id int64) []int64 {
 	return slices.DeleteFunc(slices.Clone(ids), func(v int64) bool { return v == id })
+}
+
+// claimID returns the id a new record gets: the next of the sequence under
+// seqKey when want is 0, else want itself if no record of the bucket holds
+// it (ErrConflict otherwise), with the sequence moved past it so it is never
+// handed out again.
+func claimID(tx *bolt.Tx, bucket, seqKey []byte, what string, want int64) (int64, error) {
+	switch {
+	case want < 0:
+		return 0, errInvalid("create %s: negative id %d", what, want)
+	case want == 0:
+		return nextID(tx, seqKey)
+	}
+	if tx.Bucket(bucket).Get(storage.IDKey(want)) != nil {
+		return 0, fmt.Errorf("boltstore: %s id %d is taken: %w", what, want, calendar.ErrConflict)
+	}
+	seq := tx.Bucket(bSeq)
+	if n, _ := readU64(seq.Get(seqKey)); uint64(want) > n {
+		if err := seq.Put(seqKey, u64(uint64(want))); err != nil {
+			return 0, err
+		}
+	}
+	return want, nil
 }
 
 // nextID advances the sequence under key and returns the new id; sequences

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +48,12 @@ func startChild(t *testing.T, name, env, path string) (*exec.Cmd, io.ReadCloser)
 // one line per write after the write returned ("C id", "U id version",
 // "D id"), until it is killed. Before a delete it also prints "- D id": a
 // delete in flight when the kill comes may or may not have committed.
+//
+// Every third write is a big multi-record Apply: an event with 2 new
+// venues, 20 new tags and one shared tag ensured by name, all linked by
+// placeholders. Its line, "A event venue venue tag…", lists the ids the
+// write made; such events are never updated or deleted, so every crash
+// venue and crash tag in the file must be linked by an event.
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(envCrashChild)
 	if path == "" {
@@ -78,6 +85,19 @@ func TestCrashChild(t *testing.T) {
 	var mine []*calendar.PostRecord
 	for i := 0; ; i++ {
 		switch {
+		case i%3 == 1:
+			res, err := s.Apply(ctx, bigWrite(fmt.Sprintf("%d-%d", os.Getpid(), i), base.Add(time.Duration(rng.IntN(1000))*time.Hour)))
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(2)
+			}
+			var line strings.Builder
+			line.WriteString("A")
+			last := len(res.Steps) - 1
+			for _, r := range append(res.Steps[last:], res.Steps[:last]...) {
+				fmt.Fprintf(&line, " %d", recID(r))
+			}
+			fmt.Println(line.String())
 		case len(mine) > 2 && i%5 == 0:
 			j := rng.IntN(len(mine))
 			// Re-read: a delete may have bumped the version (unlinked parent).
@@ -127,6 +147,31 @@ func TestCrashChild(t *testing.T) {
 	}
 }
 
+// crashVenues and crashTags are the records a big write makes per event.
+const crashVenues, crashTags = 2, 20
+
+// bigWrite is one big multi-record write of TestCrashChild, unique by tag.
+func bigWrite(tag string, start time.Time) *calendar.Write {
+	var steps []calendar.Step
+	e := event("big", start)
+	for j := range crashVenues {
+		v := post(calendar.KindVenue, "", base)
+		v.Title = calendar.Text{"en": fmt.Sprintf("crash venue %s-%d", tag, j)}
+		steps = append(steps, calendar.Step{Op: calendar.OpEnsurePost, Post: v, Now: base})
+		e.VenueIDs = append(e.VenueIDs, calendar.StepRef(len(steps)-1))
+	}
+	for j := range crashTags {
+		steps = append(steps, calendar.Step{Op: calendar.OpCreateTerm, Term: namedTerm(calendar.TaxonomyTag, fmt.Sprintf("crash tag %s-%d", tag, j), 0)})
+		e.TagIDs = append(e.TagIDs, calendar.StepRef(len(steps)-1))
+	}
+	steps = append(steps, calendar.Step{Op: calendar.OpEnsureTerm, Term: namedTerm(calendar.TaxonomyTag, "Crash Shared", 0)})
+	e.TagIDs = append(e.TagIDs, calendar.StepRef(len(steps)-1))
+	return &calendar.Write{Steps: append(steps, calendar.Step{Op: calendar.OpCreatePost, Post: e})}
+}
+
+// bigAck is what an acknowledged big write made.
+type bigAck struct{ venues, tags []int64 }
+
 // TestCrashRecovery kills a writing child with SIGKILL at random moments,
 // several times over the same file, and proves after each kill that every
 // acknowledged write is on disk and that the indexes agree with the records.
@@ -139,6 +184,7 @@ func TestCrashRecovery(t *testing.T) {
 	created := map[int64]bool{}  // acknowledged creates
 	deleted := map[int64]bool{}  // acknowledged deletes
 	version := map[int64]int64{} // highest acknowledged version
+	bigs := map[int64]bigAck{}   // acknowledged big writes, by event
 	const rounds = 5
 	for round := range rounds {
 		cmd, out := startChild(t, "TestCrashChild", envCrashChild, path)
@@ -161,6 +207,17 @@ func TestCrashRecovery(t *testing.T) {
 			}
 			var id, v int64
 			switch {
+			case strings.HasPrefix(line, "A "):
+				f := strings.Fields(line)[1:]
+				if len(f) != 1+crashVenues+crashTags+1 {
+					cmd.Process.Kill()
+					t.Fatalf("round %d: malformed line %q", round, line)
+				}
+				n := make([]int64, len(f))
+				for i := range f {
+					fmt.Sscan(f[i], &n[i])
+				}
+				bigs[n[0]] = bigAck{venues: n[1 : 1+crashVenues], tags: n[1+crashVenues:]}
 			case sscan(line, "C %d", &id):
 				created[id], version[id] = true, 1
 			case sscan(line, "U %d %d", &id, &v):
@@ -182,8 +239,11 @@ func TestCrashRecovery(t *testing.T) {
 		if acks == 0 {
 			t.Fatalf("round %d: the child acknowledged no write", round)
 		}
-		verifyAcked(t, path, created, deleted, version, inflight)
-		t.Logf("round %d: killed after %d acknowledged writes (%v)", round, acks, killAt)
+		if len(bigs) == 0 {
+			t.Fatalf("round %d: the child acknowledged no big write", round)
+		}
+		verifyAcked(t, path, created, deleted, version, inflight, bigs)
+		t.Logf("round %d: killed after %d acknowledged writes (%v); %d big writes so far", round, acks, killAt, len(bigs))
 	}
 }
 
@@ -195,7 +255,9 @@ func sscan(line, format string, args ...any) bool {
 // verifyAcked reopens the file and checks every acknowledged write.
 // inflight, if not 0, is an event whose delete was cut short by the kill:
 // either outcome is right, and the one found is what later rounds expect.
-func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, version map[int64]int64, inflight int64) {
+// Every acknowledged big write must be whole, and no big write may be
+// there in part: every crash venue and crash tag is linked by an event.
+func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, version map[int64]int64, inflight int64, bigs map[int64]bigAck) {
 	t.Helper()
 	s, err := Open(path, WithTimeout(5*time.Second))
 	if err != nil {
@@ -221,6 +283,54 @@ func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, ver
 		case p.Version < version[id]:
 			t.Errorf("event %d: version %d, but version %d was acknowledged", id, p.Version, version[id])
 		}
+	}
+	for id, ack := range bigs {
+		p, err := s.GetPost(ctx, id)
+		if err != nil {
+			t.Errorf("big write of event %d was acknowledged but: %v", id, err)
+			continue
+		}
+		if !slices.Equal(p.VenueIDs, ack.venues) || !slices.Equal(p.TagIDs, ack.tags) {
+			t.Errorf("event %d: venues %v tags %v; the write acknowledged %v and %v", id, p.VenueIDs, p.TagIDs, ack.venues, ack.tags)
+		}
+		if ps, _ := s.GetPosts(ctx, ack.venues); len(ps) != len(ack.venues) {
+			t.Errorf("event %d: %d of its %d venues exist", id, len(ps), len(ack.venues))
+		}
+		if ts, _ := s.GetTerms(ctx, ack.tags); len(ts) != len(ack.tags) {
+			t.Errorf("event %d: %d of its %d tags exist", id, len(ts), len(ack.tags))
+		}
+	}
+	// No part of a big write without its event, acknowledged or not.
+	linked := map[int64]bool{}
+	events, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindEvent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events.Records {
+		for _, id := range append(slices.Clone(e.VenueIDs), e.TagIDs...) {
+			linked[id] = true
+		}
+	}
+	venues, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindVenue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range venues.Records {
+		if strings.HasPrefix(v.Title["en"], "crash venue ") && !linked[v.ID] {
+			t.Errorf("venue %d %q is stored without the event of its write", v.ID, v.Title["en"])
+		}
+	}
+	tags, err := s.ListTerms(ctx, calendar.TaxonomyTag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range tags {
+		if strings.HasPrefix(tg.Name["en"], "crash tag ") && !linked[tg.ID] {
+			t.Errorf("tag %d %q is stored without the event of its write", tg.ID, tg.Name["en"])
+		}
+	}
+	if shared, err := s.TermsByName(ctx, calendar.TaxonomyTag, "crash shared"); err != nil || len(shared) != 1 {
+		t.Errorf("%d shared tags (%v), want 1", len(shared), err)
 	}
 }
 

@@ -15,9 +15,13 @@ import (
 )
 
 // LayoutVersion is the version of this package's bucket and key layout. It is
-// stored in every file beside storage.FormatVersion; a file carrying any
-// other value is refused.
-const LayoutVersion = 1
+// stored in every file beside storage.FormatVersion. Open migrates a file of
+// layout 1 (record format 1) in place; a file carrying any other pair is
+// refused.
+//
+//	1: records in format 1; no name or UID index
+//	2: records in format 2; name indexes (post_names, term_names) and UIDs (post_uids)
+const LayoutVersion = 2
 
 // magic marks a file as an eventcal store, so that Open refuses to adopt a
 // bbolt file written by some other program.
@@ -37,6 +41,7 @@ type Store struct {
 	db    *bolt.DB
 	path  string
 	cache *postCache
+	fault faultHook // armed only by tests
 
 	closeOnce sync.Once
 	closeErr  error
@@ -86,7 +91,9 @@ func (s *Store) Close() error {
 }
 
 // initLayout creates the buckets of a new file and stamps its versions, or
-// checks the stamp of an existing one.
+// checks the stamp of an existing one and migrates an older layout it knows,
+// all in Open's one transaction: a migration that fails leaves the file as
+// it was.
 func initLayout(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
 	if meta == nil {
@@ -104,14 +111,12 @@ func initLayout(tx *bolt.Tx) error {
 		if err := meta.Put(kMagic, []byte(magic)); err != nil {
 			return err
 		}
-		if err := meta.Put(kFormat, u64(storage.FormatVersion)); err != nil {
-			return err
-		}
-		if err := meta.Put(kLayout, u64(LayoutVersion)); err != nil {
+		if err := stamp(meta); err != nil {
 			return err
 		}
 	}
-	if err := checkMeta(meta); err != nil {
+	format, layout, err := readStamp(meta)
+	if err != nil {
 		return err
 	}
 	for _, name := range allBuckets {
@@ -119,20 +124,43 @@ func initLayout(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	return nil
+	if format == 1 && layout == 1 {
+		if err := migrateLayout1(tx); err != nil {
+			return fmt.Errorf("migrating from layout 1: %w", err)
+		}
+		return stamp(meta)
+	}
+	return checkMeta(meta)
 }
 
-func checkMeta(meta *bolt.Bucket) error {
+// stamp records the current format and layout.
+func stamp(meta *bolt.Bucket) error {
+	if err := meta.Put(kFormat, u64(storage.FormatVersion)); err != nil {
+		return err
+	}
+	return meta.Put(kLayout, u64(LayoutVersion))
+}
+
+func readStamp(meta *bolt.Bucket) (format, layout uint64, err error) {
 	if m := meta.Get(kMagic); !bytes.Equal(m, []byte(magic)) {
-		return fmt.Errorf("%w: not an eventcal store (magic %q)", ErrIncompatible, m)
+		return 0, 0, fmt.Errorf("%w: not an eventcal store (magic %q)", ErrIncompatible, m)
 	}
 	format, okF := readU64(meta.Get(kFormat))
 	layout, okL := readU64(meta.Get(kLayout))
 	if !okF || !okL {
-		return fmt.Errorf("%w: version stamp missing or malformed", ErrIncompatible)
+		return 0, 0, fmt.Errorf("%w: version stamp missing or malformed", ErrIncompatible)
+	}
+	return format, layout, nil
+}
+
+// checkMeta accepts the current stamp only.
+func checkMeta(meta *bolt.Bucket) error {
+	format, layout, err := readStamp(meta)
+	if err != nil {
+		return err
 	}
 	if format != storage.FormatVersion || layout != LayoutVersion {
-		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d only",
+		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d (and migrates format 1, layout 1)",
 			ErrIncompatible, format, layout, storage.FormatVersion, LayoutVersion)
 	}
 	return nil
@@ -169,8 +197,10 @@ func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
 // conflict, invalid, an undecodable record) and context errors pass through.
 func (s *Store) wrapTx(err error) error {
 	var ce *calendar.Error
+	var se *calendar.StepError
 	switch {
-	case err == nil, errors.As(err, &ce), errors.Is(err, storage.ErrBadRecord), errors.Is(err, ErrInconsistent),
+	case err == nil, errors.As(err, &ce), errors.As(err, &se), errors.Is(err, calendar.ErrNameTaken),
+		errors.Is(err, storage.ErrBadRecord), errors.Is(err, ErrInconsistent),
 		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}

@@ -2,115 +2,232 @@ package boltstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/storage"
 	bolt "go.etcd.io/bbolt"
 )
 
-// CreateTerm stores a new category or tag with the next term id and Version
-// 1, its slug made unique per taxonomy.
+// CreateTerm stores a new category or tag (a one-step Apply of
+// OpCreateTerm): the next term id or the one asked for, Version 1, its slug
+// made unique per taxonomy, its names free at its level.
 func (s *Store) CreateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	if t == nil || t.Taxonomy.Kind() == 0 {
-		return nil, errInvalid("create term: unknown taxonomy")
+	if t == nil {
+		return nil, errInvalid("create term: nil record")
 	}
-	rec := t.Clone()
-	err := s.update(ctx, func(tx *bolt.Tx) error {
-		id, err := nextID(tx, kTermSeq)
-		if err != nil {
-			return err
-		}
-		rec.ID, rec.Version = id, 1
-		if rec.Slug, err = reserveSlug(tx.Bucket(bTermSlugs), rec.Taxonomy.Kind(), t.Slug, id); err != nil {
-			return err
-		}
-		return putTerm(tx, rec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rec, nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpCreateTerm, Term: t})
+	return r.Term, err
 }
 
-// UpdateTerm replaces term t.ID if its stored version is t.Version.
+// UpdateTerm replaces term t.ID if its stored version is t.Version (a
+// one-step Apply of OpUpdateTerm).
 func (s *Store) UpdateTerm(ctx context.Context, t *calendar.TermRecord) (*calendar.TermRecord, error) {
-	if t == nil || t.Taxonomy.Kind() == 0 {
-		return nil, errInvalid("update term: unknown taxonomy")
+	if t == nil {
+		return nil, errInvalid("update term: nil record")
 	}
-	rec := t.Clone()
-	err := s.update(ctx, func(tx *bolt.Tx) error {
-		old, err := getTerm(tx, t.ID)
-		if err != nil {
-			return err
-		}
-		if old.Taxonomy != t.Taxonomy {
-			return errInvalid("update term %d: taxonomy %s cannot become %s", t.ID, old.Taxonomy, t.Taxonomy)
-		}
-		if old.Version != t.Version {
-			return errVersion("term", t.ID, t.Version, old.Version)
-		}
-		rec.Version = old.Version + 1
-		if t.Slug != old.Slug {
-			slugs := tx.Bucket(bTermSlugs)
-			k := old.Taxonomy.Kind()
-			if err := releaseSlug(slugs, k, old.Slug); err != nil {
-				return err
-			}
-			if rec.Slug, err = reserveSlug(slugs, k, t.Slug, rec.ID); err != nil {
-				return err
-			}
-		}
-		return putTerm(tx, rec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rec, nil
+	r, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpUpdateTerm, Term: t})
+	return r.Term, err
 }
 
 // DeleteTerm removes a term for good; in the same transaction it is unlinked
-// from every event and its child categories move up to its parent.
+// from every event and its child categories move up to its parent (a
+// one-step Apply of OpDeleteTerm).
 func (s *Store) DeleteTerm(ctx context.Context, id, version int64) error {
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		old, err := getTerm(tx, id)
-		if err != nil {
-			return err
-		}
-		if version != 0 && old.Version != version {
-			return errVersion("term", id, version, old.Version)
-		}
+	_, err := s.applyOne(ctx, calendar.Step{Op: calendar.OpDeleteTerm, ID: id, Version: version})
+	return err
+}
+
+func (a *applier) createTerm(rec *calendar.TermRecord) (*calendar.TermRecord, error) {
+	k := rec.Taxonomy.Kind()
+	if k == 0 {
+		return nil, errInvalid("create term: unknown taxonomy %q", rec.Taxonomy)
+	}
+	var err error
+	if rec.ID, err = claimID(a.tx, bTerms, kTermSeq, "term", rec.ID); err != nil {
+		return nil, err
+	}
+	if err := checkTermParent(a.tx, rec); err != nil {
+		return nil, err
+	}
+	if err := checkTermNames(a.tx, nil, rec); err != nil {
+		return nil, err
+	}
+	rec.Version = 1
+	if rec.Slug, err = reserveSlug(a.tx.Bucket(bTermSlugs), k, rec.Slug, rec.ID); err != nil {
+		return nil, err
+	}
+	return rec, writeTerm(a.tx, nil, rec)
+}
+
+func (a *applier) updateTerm(rec *calendar.TermRecord) (*calendar.TermRecord, error) {
+	old, err := getTerm(a.tx, rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	if old.Taxonomy != rec.Taxonomy {
+		return nil, errInvalid("update term %d: taxonomy %s cannot become %s", rec.ID, old.Taxonomy, rec.Taxonomy)
+	}
+	if old.Version != rec.Version {
+		return nil, errVersion("term", rec.ID, rec.Version, old.Version)
+	}
+	if err := checkTermParent(a.tx, rec); err != nil {
+		return nil, err
+	}
+	if err := checkTermNames(a.tx, old, rec); err != nil {
+		return nil, err
+	}
+	rec.Version = old.Version + 1
+	if rec.Slug != old.Slug {
+		slugs := a.tx.Bucket(bTermSlugs)
 		k := old.Taxonomy.Kind()
-		if err := releaseSlug(tx.Bucket(bTermSlugs), k, old.Slug); err != nil {
+		if err := releaseSlug(slugs, k, old.Slug); err != nil {
+			return nil, err
+		}
+		if rec.Slug, err = reserveSlug(slugs, k, rec.Slug, rec.ID); err != nil {
+			return nil, err
+		}
+	}
+	return rec, writeTerm(a.tx, old, rec)
+}
+
+// ensureTerm returns the lowest-id term of the taxonomy, at any level,
+// holding the name key of rec's name, or creates rec when there is none.
+func (a *applier) ensureTerm(rec *calendar.TermRecord) (*calendar.TermRecord, bool, error) {
+	k := rec.Taxonomy.Kind()
+	if k == 0 {
+		return nil, false, errInvalid("ensure term: unknown taxonomy %q", rec.Taxonomy)
+	}
+	key := calendar.NameKey(rec.Name.Get(rec.Lang, rec.Lang))
+	if key == "" {
+		return nil, false, errInvalid("ensure term: the record has no name in its language")
+	}
+	prefix := namePrefix(byte(k), key)
+	if ek, _ := a.tx.Bucket(bTermNames).Cursor().Seek(prefix); ek != nil && hasPrefix(ek, prefix) {
+		t, err := getTerm(a.tx, storage.ParseIDKey(ek[len(prefix):]))
+		return t, true, err
+	}
+	t, err := a.createTerm(rec)
+	return t, false, err
+}
+
+func (a *applier) deleteTerm(id, version int64) error {
+	tx := a.tx
+	old, err := getTerm(tx, id)
+	if err != nil {
+		return err
+	}
+	if version != 0 && old.Version != version {
+		return errVersion("term", id, version, old.Version)
+	}
+	k := old.Taxonomy.Kind()
+	if err := releaseSlug(tx.Bucket(bTermSlugs), k, old.Slug); err != nil {
+		return err
+	}
+	if err := writeTerm(tx, old, nil); err != nil {
+		return err
+	}
+	if err := unlinkEvents(a.ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
+		e.SetLinks(k, without(e.Links(k), id))
+	}); err != nil {
+		return err
+	}
+	if !old.Taxonomy.Hierarchical() {
+		return nil
+	}
+	// Category sets are small: finding the children by a scan is cheaper
+	// than keeping a parent index up to date. The children move up without
+	// a name check: the level they join may hold one of their names, which
+	// the next update of such a term reports (domain rules allow it; a
+	// delete is never refused for it).
+	children, err := listTerms(a.ctx, tx, old.Taxonomy)
+	if err != nil {
+		return err
+	}
+	for _, c := range children {
+		if c.Parent != id {
+			continue
+		}
+		moved := c.Clone()
+		moved.Parent = old.Parent
+		moved.Version++
+		if err := writeTerm(tx, c, moved); err != nil {
 			return err
 		}
-		terms := tx.Bucket(bTerms)
-		if err := terms.Delete(storage.IDKey(id)); err != nil {
-			return err
+	}
+	return nil
+}
+
+// checkTermParent: a category's parent is an existing category other than
+// itself; tags have none.
+func checkTermParent(tx *bolt.Tx, t *calendar.TermRecord) error {
+	if t.Parent == 0 {
+		return nil
+	}
+	if t.Taxonomy != calendar.TaxonomyCategory || t.Parent == t.ID {
+		return errLinkMissing(calendar.KindCategory, t.Parent)
+	}
+	p, err := getTerm(tx, t.Parent)
+	if errors.Is(err, calendar.ErrNotFound) || err == nil && p.Taxonomy != calendar.TaxonomyCategory {
+		return errLinkMissing(calendar.KindCategory, t.Parent)
+	}
+	return err
+}
+
+// checkTermNames: no other term of the taxonomy with t's parent holds one of
+// t's name keys. The name index holds each holder's parent, so this reads
+// the entries of t's keys only. On update (old is the stored term), a key t
+// already held at the same level is not checked again: it was reserved when
+// t took it, so only a file migrated from layout 1, where names were not
+// enforced, can have another holder there, and such a term stays editable
+// as long as it takes no new name.
+func checkTermNames(tx *bolt.Tx, old, t *calendar.TermRecord) error {
+	c := tx.Bucket(bTermNames).Cursor()
+	var held []string
+	if old != nil && old.Parent == t.Parent {
+		held = old.NameKeys()
+	}
+	for _, key := range t.NameKeys() {
+		if slices.Contains(held, key) {
+			continue
 		}
-		if err := unlinkEvents(ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
-			e.SetLinks(k, without(e.Links(k), id))
-		}); err != nil {
-			return err
-		}
-		// Term sets are small: finding the children by a scan is cheaper
-		// than keeping a parent index up to date.
-		children, err := listTerms(ctx, tx, old.Taxonomy)
-		if err != nil {
-			return err
-		}
-		for _, c := range children {
-			if c.Parent != id {
-				continue
+		prefix := namePrefix(byte(t.Taxonomy.Kind()), key)
+		for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+			holder := storage.ParseIDKey(k[len(prefix):])
+			if holder != t.ID && storage.ParseIDKey(v) == t.Parent {
+				return &calendar.NameTakenError{Taxonomy: t.Taxonomy, Parent: t.Parent, Name: key, ID: holder}
 			}
-			c.Parent = old.Parent
-			c.Version++
-			if err := putTerm(tx, c); err != nil {
-				return err
+		}
+	}
+	return nil
+}
+
+// TermsByName returns the terms of the taxonomy holding the name key of
+// name, at any level, in ascending id order, from the name index.
+func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name string) ([]*calendar.TermRecord, error) {
+	var out []*calendar.TermRecord
+	key := calendar.NameKey(name)
+	if key == "" || tax.Kind() == 0 {
+		return out, ctx.Err()
+	}
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		prefix := namePrefix(byte(tax.Kind()), key)
+		c := tx.Bucket(bTermNames).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
+			t, err := getTerm(tx, storage.ParseIDKey(k[len(prefix):]))
+			if err != nil {
+				return err // a name without its record: see Check
 			}
+			out = append(out, t)
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // GetTerm returns term id.
@@ -222,12 +339,26 @@ func decodeTerm(id int64, v []byte) (*calendar.TermRecord, error) {
 	return t, nil
 }
 
-func putTerm(tx *bolt.Tx, t *calendar.TermRecord) error {
-	v, err := storage.EncodeTerm(t)
+// writeTerm stores rec and its index entries, replacing old (the stored
+// version of the same term; nil on create); a nil rec deletes old. The slug
+// is handled by the caller.
+func writeTerm(tx *bolt.Tx, old, rec *calendar.TermRecord) error {
+	terms := tx.Bucket(bTerms)
+	if old != nil {
+		if err := deleteEntries(tx, termEntries(old)); err != nil {
+			return err
+		}
+		if rec == nil {
+			return terms.Delete(storage.IDKey(old.ID))
+		}
+	}
+	v, err := storage.EncodeTerm(rec)
 	if err != nil {
 		return err
 	}
-	terms := tx.Bucket(bTerms)
 	terms.FillPercent = appendFill
-	return terms.Put(storage.IDKey(t.ID), v)
+	if err := terms.Put(storage.IDKey(rec.ID), v); err != nil {
+		return err
+	}
+	return putEntries(tx, termEntries(rec))
 }

@@ -3,6 +3,8 @@ package redisstore
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/eventcal/eventcal/storage"
 )
 
 // recordTemplate is an encoded record cut around its id and its slug, which
@@ -18,7 +20,7 @@ const slugMark = "\x00eventcal-slug\x00"
 
 var (
 	slugMarkJSON = []byte(`"\u0000eventcal-slug\u0000"`)
-	idHead       = []byte("\x01{\"id\":")
+	idHead       = append([]byte{byte(storage.FormatVersion)}, `{"id":`...) // the tag byte is the format version
 )
 
 // templateOf encodes rec of family f as a template: a shallow copy (only ID

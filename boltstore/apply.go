@@ -1,0 +1,195 @@
+package boltstore
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/eventcal/eventcal/calendar"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Apply performs every step of w in one bbolt read-write transaction: the
+// steps change records and indexes in order, each seeing what the earlier
+// ones wrote (placeholders, names, slugs, versions), and the transaction
+// commits — with one fsync — only when all of them succeeded. A failing step
+// returns its error and bbolt rolls the transaction back, so nothing of w
+// reaches the file; a process killed before the commit leaves the file as it
+// was (see calendar.Repository).
+func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteResult, error) {
+	if w == nil {
+		return nil, errInvalid("apply: nil write")
+	}
+	// Work on copies: placeholders are resolved in place, ids and versions
+	// assigned, and the caller's records must not change.
+	steps := make([]calendar.Step, len(w.Steps))
+	for i, st := range w.Steps {
+		steps[i] = st
+		steps[i].Post, steps[i].Term = st.Post.Clone(), st.Term.Clone()
+	}
+	res := &calendar.WriteResult{Steps: make([]calendar.StepResult, len(steps))}
+	if len(steps) == 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	err := s.update(ctx, func(tx *bolt.Tx) error {
+		a := &applier{ctx: ctx, tx: tx, cache: s.cache}
+		for i := range steps {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r, err := a.step(&steps[i], res.Steps[:i])
+			if err == nil {
+				err = s.fault.after(i + 1)
+			}
+			if err != nil {
+				return &calendar.StepError{Step: i, Op: steps[i].Op, Err: s.wrapTx(err)}
+			}
+			res.Steps[i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// applyOne runs a one-step write for the single-record methods and returns
+// the step's own error, not the StepError around it.
+func (s *Store) applyOne(ctx context.Context, st calendar.Step) (calendar.StepResult, error) {
+	res, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{st}})
+	if err != nil {
+		var se *calendar.StepError
+		if errors.As(err, &se) {
+			return calendar.StepResult{}, se.Err
+		}
+		return calendar.StepResult{}, err
+	}
+	return res.Steps[0], nil
+}
+
+// applier carries out the steps of one Apply inside its transaction.
+type applier struct {
+	ctx   context.Context
+	tx    *bolt.Tx
+	cache *postCache
+}
+
+func (a *applier) step(st *calendar.Step, done []calendar.StepResult) (calendar.StepResult, error) {
+	switch st.Op {
+	case calendar.OpCreatePost, calendar.OpUpdatePost, calendar.OpEnsurePost:
+		if st.Post == nil {
+			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
+		}
+		if err := resolvePostRefs(st.Post, done); err != nil {
+			return calendar.StepResult{}, err
+		}
+		var r calendar.StepResult
+		var err error
+		switch st.Op {
+		case calendar.OpCreatePost:
+			r.Post, err = a.createPost(st.Post)
+		case calendar.OpUpdatePost:
+			r.Post, err = a.updatePost(st.Post)
+		default:
+			r.Post, r.Found, err = a.ensurePost(st)
+		}
+		return r, err
+	case calendar.OpCreateTerm, calendar.OpUpdateTerm, calendar.OpEnsureTerm:
+		if st.Term == nil {
+			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
+		}
+		if err := resolveTermRefs(st.Term, done); err != nil {
+			return calendar.StepResult{}, err
+		}
+		var r calendar.StepResult
+		var err error
+		switch st.Op {
+		case calendar.OpCreateTerm:
+			r.Term, err = a.createTerm(st.Term)
+		case calendar.OpUpdateTerm:
+			r.Term, err = a.updateTerm(st.Term)
+		default:
+			r.Term, r.Found, err = a.ensureTerm(st.Term)
+		}
+		return r, err
+	case calendar.OpDeletePost:
+		return calendar.StepResult{}, a.deletePost(st.ID, st.Version)
+	case calendar.OpDeleteTerm:
+		return calendar.StepResult{}, a.deleteTerm(st.ID, st.Version)
+	}
+	return calendar.StepResult{}, errInvalid("unknown step operation %v", st.Op)
+}
+
+// resolveRef turns a placeholder into the id of an earlier step's record.
+func resolveRef(id int64, done []calendar.StepResult, wantPost bool) (int64, error) {
+	i, ok := calendar.StepOf(id)
+	if !ok {
+		return id, nil
+	}
+	if i >= len(done) {
+		return 0, errInvalid("placeholder %d refers to step %d, which is not an earlier step", id, i)
+	}
+	switch r := done[i]; {
+	case wantPost && r.Post != nil:
+		return r.Post.ID, nil
+	case !wantPost && r.Term != nil:
+		return r.Term.ID, nil
+	}
+	return 0, errInvalid("placeholder %d refers to step %d, which made no record of that sort", id, i)
+}
+
+func resolveIDs(ids []int64, done []calendar.StepResult, wantPost bool) error {
+	for i, id := range ids {
+		r, err := resolveRef(id, done, wantPost)
+		if err != nil {
+			return err
+		}
+		ids[i] = r
+	}
+	return nil
+}
+
+func resolvePostRefs(p *calendar.PostRecord, done []calendar.StepResult) error {
+	for _, ref := range []struct {
+		ids  []int64
+		post bool
+	}{{p.VenueIDs, true}, {p.OrganizerIDs, true}, {p.CategoryIDs, false}, {p.TagIDs, false}} {
+		if err := resolveIDs(ref.ids, done, ref.post); err != nil {
+			return err
+		}
+	}
+	var err error
+	p.PostParent, err = resolveRef(p.PostParent, done, true)
+	return err
+}
+
+func resolveTermRefs(t *calendar.TermRecord, done []calendar.StepResult) error {
+	var err error
+	t.Parent, err = resolveRef(t.Parent, done, false)
+	return err
+}
+
+// faultHook makes an Apply fail inside the transaction after a given number
+// of steps; only this package's tests arm it (FailApplyAfter), to prove that
+// a driver failure between records leaves nothing.
+type faultHook struct {
+	mu    sync.Mutex
+	steps int
+	err   error
+}
+
+// after returns the armed error, once, when done steps have been applied.
+func (f *faultHook) after(done int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil || done != f.steps {
+		return nil
+	}
+	err := f.err
+	f.steps, f.err = 0, nil
+	return err
+}
