@@ -35,6 +35,12 @@ func main() {
 	switch cmd {
 	case "useradd":
 		err = useradd(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "import-tec", "export", "import": // see each command's -h
+		if err := runCommand(cmd, args[1:]); err != nil {
+			fmt.Fprintf(os.Stderr, "server %s: %v\n", cmd, err)
+			os.Exit(1)
+		}
+		return
 	default:
 		err = serve(args)
 	}
