@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -84,7 +85,7 @@ func (a *applier) step(st *calendar.Step, done []calendar.StepResult) (calendar.
 		if st.Post == nil {
 			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
 		}
-		if err := resolvePostRefs(st.Post, done); err != nil {
+		if err := storage.ResolvePostRefs(st.Post, done); err != nil {
 			return calendar.StepResult{}, err
 		}
 		var r calendar.StepResult
@@ -102,7 +103,7 @@ func (a *applier) step(st *calendar.Step, done []calendar.StepResult) (calendar.
 		if st.Term == nil {
 			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
 		}
-		if err := resolveTermRefs(st.Term, done); err != nil {
+		if err := storage.ResolveTermRefs(st.Term, done); err != nil {
 			return calendar.StepResult{}, err
 		}
 		var r calendar.StepResult
@@ -122,55 +123,6 @@ func (a *applier) step(st *calendar.Step, done []calendar.StepResult) (calendar.
 		return calendar.StepResult{}, a.deleteTerm(st.ID, st.Version)
 	}
 	return calendar.StepResult{}, errInvalid("unknown step operation %v", st.Op)
-}
-
-// resolveRef turns a placeholder into the id of an earlier step's record.
-func resolveRef(id int64, done []calendar.StepResult, wantPost bool) (int64, error) {
-	i, ok := calendar.StepOf(id)
-	if !ok {
-		return id, nil
-	}
-	if i >= len(done) {
-		return 0, errInvalid("placeholder %d refers to step %d, which is not an earlier step", id, i)
-	}
-	switch r := done[i]; {
-	case wantPost && r.Post != nil:
-		return r.Post.ID, nil
-	case !wantPost && r.Term != nil:
-		return r.Term.ID, nil
-	}
-	return 0, errInvalid("placeholder %d refers to step %d, which made no record of that sort", id, i)
-}
-
-func resolveIDs(ids []int64, done []calendar.StepResult, wantPost bool) error {
-	for i, id := range ids {
-		r, err := resolveRef(id, done, wantPost)
-		if err != nil {
-			return err
-		}
-		ids[i] = r
-	}
-	return nil
-}
-
-func resolvePostRefs(p *calendar.PostRecord, done []calendar.StepResult) error {
-	for _, ref := range []struct {
-		ids  []int64
-		post bool
-	}{{p.VenueIDs, true}, {p.OrganizerIDs, true}, {p.CategoryIDs, false}, {p.TagIDs, false}} {
-		if err := resolveIDs(ref.ids, done, ref.post); err != nil {
-			return err
-		}
-	}
-	var err error
-	p.PostParent, err = resolveRef(p.PostParent, done, true)
-	return err
-}
-
-func resolveTermRefs(t *calendar.TermRecord, done []calendar.StepResult) error {
-	var err error
-	t.Parent, err = resolveRef(t.Parent, done, false)
-	return err
 }
 
 // faultHook makes an Apply fail inside the transaction after a given number

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/storage"
 )
 
 // Apply performs every step of w under the write lock. Each step changes the
@@ -117,7 +118,7 @@ func (t *tx) step(st calendar.Step, done []calendar.StepResult) (calendar.StepRe
 		if st.Post == nil {
 			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
 		}
-		if err := resolvePostRefs(st.Post, done); err != nil {
+		if err := storage.ResolvePostRefs(st.Post, done); err != nil {
 			return calendar.StepResult{}, err
 		}
 		var p *calendar.PostRecord
@@ -136,7 +137,7 @@ func (t *tx) step(st calendar.Step, done []calendar.StepResult) (calendar.StepRe
 		if st.Term == nil {
 			return calendar.StepResult{}, errInvalid("%s: nil record", st.Op)
 		}
-		if err := resolveTermRefs(st.Term, done); err != nil {
+		if err := storage.ResolveTermRefs(st.Term, done); err != nil {
 			return calendar.StepResult{}, err
 		}
 		var tr *calendar.TermRecord
@@ -157,55 +158,6 @@ func (t *tx) step(st calendar.Step, done []calendar.StepResult) (calendar.StepRe
 		return calendar.StepResult{}, t.deleteTerm(st.ID, st.Version)
 	}
 	return calendar.StepResult{}, errInvalid("unknown step operation %v", st.Op)
-}
-
-// resolveRef turns a placeholder into the id of an earlier step's record.
-func resolveRef(id int64, done []calendar.StepResult, wantPost bool) (int64, error) {
-	i, ok := calendar.StepOf(id)
-	if !ok {
-		return id, nil
-	}
-	if i >= len(done) {
-		return 0, errInvalid("placeholder %d refers to step %d, which is not an earlier step", id, i)
-	}
-	switch r := done[i]; {
-	case wantPost && r.Post != nil:
-		return r.Post.ID, nil
-	case !wantPost && r.Term != nil:
-		return r.Term.ID, nil
-	}
-	return 0, errInvalid("placeholder %d refers to step %d, which made no record of that sort", id, i)
-}
-
-func resolveIDs(ids []int64, done []calendar.StepResult, wantPost bool) error {
-	for i, id := range ids {
-		r, err := resolveRef(id, done, wantPost)
-		if err != nil {
-			return err
-		}
-		ids[i] = r
-	}
-	return nil
-}
-
-func resolvePostRefs(p *calendar.PostRecord, done []calendar.StepResult) error {
-	for _, err := range []error{
-		resolveIDs(p.VenueIDs, done, true), resolveIDs(p.OrganizerIDs, done, true),
-		resolveIDs(p.CategoryIDs, done, false), resolveIDs(p.TagIDs, done, false),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	var err error
-	p.PostParent, err = resolveRef(p.PostParent, done, true)
-	return err
-}
-
-func resolveTermRefs(tr *calendar.TermRecord, done []calendar.StepResult) error {
-	var err error
-	tr.Parent, err = resolveRef(tr.Parent, done, false)
-	return err
 }
 
 // checkPostLinks: every record an event links to exists, of the right kind.
