@@ -83,6 +83,15 @@ func testRoundTrips(t *testing.T, c redis.UniversalClient) {
 	if _, err := s.ListTerms(ctx, calendar.TaxonomyCategory); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.PostByUID(ctx, calendar.KindEvent, "warm-up"); !errors.Is(err, calendar.ErrNotFound) {
+		t.Fatal(err)
+	}
+	if _, err := s.TermsByName(ctx, calendar.TaxonomyCategory, "warm-up"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListPosts(ctx, &calendar.PostQuery{Kind: calendar.KindVenue, Name: "warm-up"}); err != nil {
+		t.Fatal(err)
+	}
 
 	check := func(name string, limit int, op func() error) int {
 		t.Helper()
