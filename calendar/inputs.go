@@ -39,6 +39,11 @@ type EventInput struct {
 	Venue            Opt[[]VenueRef]
 	Organizer        Opt[[]OrganizerRef]
 	PostParent       Opt[int64]
+	// Recurrence holds RFC 5545 RRULE/RDATE/EXDATE lines; set and empty
+	// turns a series back into a single event.
+	Recurrence Opt[[]string]
+	// Scope applies to an update addressed to an occurrence (default ScopeThis).
+	Scope Scope
 	// Password sets (or, empty, removes) the event's password. It is not the
 	// password that unlocks a protected event: that is WriteOptions.Password.
 	Password Opt[string]

@@ -31,6 +31,8 @@ type EventQuery struct {
 	PostParent   int64    `schema:"post_parent"`
 	Ticketed     *bool    `schema:"ticketed"`
 	Lang         Lang     `schema:"translation_language"`
+	// Series: occurrences (default) or series records (see SeriesMode).
+	Series SeriesMode `schema:"series"`
 	// Invalid holds arguments the caller could not decode (name → message);
 	// they are reported together with every other bad argument.
 	Invalid map[string]string `schema:"-"`

@@ -140,6 +140,8 @@ type PostQuery struct {
 	Featured      *bool
 	PostParent    int64 // children of this event
 	ExcludeHidden bool  // leave out hide_from_listings events
+	// Series restricts series records and their occurrences (SeriesAny: no restriction).
+	Series StoredSeries
 
 	// Search holds words in FoldSearch form; each must appear in one of the searched
 	// fields, read in Lang with fallback to the record's own language (see

@@ -30,6 +30,10 @@ type Event struct {
 	Cost       []string
 	Website    string // empty when never set
 	PostParent int64
+	// Recurrence holds the rule lines of a series; nil on other events.
+	Recurrence []string
+	// Series is set on an occurrence of a series.
+	Series *SeriesLink
 
 	// Nil in the five flags below means "blanked" (password protection).
 	ShowMap          *bool
