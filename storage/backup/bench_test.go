@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/memstore"
+	"github.com/eventcal/eventcal/redisstore"
+	"github.com/redis/go-redis/v9"
 	"github.com/eventcal/eventcal/storage/backup"
 )
 
@@ -45,7 +50,50 @@ func (h *heapWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-var filled = map[string]calendar.Repository{}
+var (
+	filled       = map[string]calendar.Repository{}
+	benchCleanup []func()
+)
+
+// benchRedis is a store on REDIS_URL (default 127.0.0.1:6379) under a
+// prefix of its own, removed when the benchmarks end; no Redis skips.
+func benchRedis(b *testing.B) calendar.Repository {
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		b.Fatalf("REDIS_URL: %v", err)
+	}
+	client := redis.NewClient(opt)
+	if err := client.Ping(context.Background()).Err(); err != nil {
+		client.Close()
+		b.Skipf("no Redis at %s: %v", url, err)
+	}
+	prefix := "backup-bench-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	st, err := redisstore.New(client, redisstore.WithPrefix(prefix))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchCleanup = append(benchCleanup, func() {
+		ctx := context.Background()
+		iter := client.Scan(ctx, 0, "{"+prefix+"}:*", 1000).Iterator()
+		for iter.Next(ctx) {
+			client.Del(ctx, iter.Val())
+		}
+		client.Close()
+	})
+	return st
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, f := range benchCleanup {
+		f()
+	}
+	os.Exit(code)
+}
 
 // filledStore returns a store of the driver holding n events (plus the
 // terms, venues and organizers of fill), made once per process.
@@ -59,7 +107,20 @@ func filledStore(b *testing.B, driver string, n int) calendar.Repository {
 	case "memstore":
 		r = memstore.New()
 	case "bolt":
-		b.Skip("bolt after integrity")
+		// A file of its own that outlives the sub-benchmark (b.TempDir would
+		// be removed after it, while the store is reused by the next run).
+		dir, err := os.MkdirTemp("", "backup-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := boltstore.Open(filepath.Join(dir, "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchCleanup = append(benchCleanup, func() { st.Close(); os.RemoveAll(dir) })
+		r = st
+	case "redis":
+		r = benchRedis(b)
 	}
 	start := time.Now()
 	fill(b, r, n)
@@ -73,7 +134,7 @@ func filledStore(b *testing.B, driver string, n int) calendar.Repository {
 // live heap the export added (peak-extra-MB) and the size of the backup: the peak does not
 // grow with the number of events.
 func BenchmarkExport(b *testing.B) {
-	for _, driver := range []string{"memstore", "bolt"} {
+	for _, driver := range []string{"memstore", "bolt", "redis"} {
 		for _, n := range []int{10_000, 100_000} {
 			b.Run(driver+"/events="+strconv.Itoa(n), func(b *testing.B) {
 				repo := filledStore(b, driver, n)
