@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/boltstore"
+	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/memstore"
 	"github.com/eventcal/eventcal/redisstore"
-	"github.com/redis/go-redis/v9"
 	"github.com/eventcal/eventcal/storage/backup"
+	"github.com/redis/go-redis/v9"
 )
 
 // heapWriter discards what it is given and, every megabyte or so, stops
