@@ -63,6 +63,7 @@ type Calendar interface {
 	// Categories and tags: tax is TaxonomyCategory or TaxonomyTag.
 	ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*TermPage, error)
 	GetTerm(ctx context.Context, tax Taxonomy, id int64, opt ReadOptions) (*Term, error)
+	GetTermBySlug(ctx context.Context, tax Taxonomy, slug string, opt ReadOptions) (*Term, error)
 	CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, opt WriteOptions) (*Term, error)
 	UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in TermInput, opt WriteOptions) (*Term, error)
 	DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt DeleteOptions) (*Term, error)

@@ -184,6 +184,16 @@ func (v *Validation) Err() error {
 }
 
 // invalidParam is a one-argument validation error.
+// noSuchRecord is the error for an id or slug that names no record of the
+// kind asked for. The REST interface answers it as an invalid argument (the
+// original's 400), so its Code is CodeInvalid; for Go callers it also
+// matches ErrNotFound, which is what it means.
+func noSuchRecord(name, msg string) error {
+	err := invalidParam(name, msg).(*Error)
+	err.Err = ErrNotFound
+	return err
+}
+
 func invalidParam(name, msg string) error {
 	var v Validation
 	v.Add(name, msg)

@@ -38,9 +38,11 @@ func (s *Service) findPost(ctx context.Context, kind Kind, ref Ref) (*PostRecord
 				if err != nil {
 					return nil, newError(CodeNotFound, "rest-event-not-found", fmt.Sprintf("Event %d not found.", ref.ID))
 				}
-				return nil, newError(CodeInvalid, "rest-invalid-event-id", fmt.Sprintf("%d is not a valid event id.", ref.ID))
+				e := newError(CodeInvalid, "rest-invalid-event-id", fmt.Sprintf("%d is not a valid event id.", ref.ID))
+				e.Err = ErrNotFound
+				return nil, e
 			}
-			return nil, invalidParam("id", fmt.Sprintf("%d is not a valid %s id", ref.ID, kind))
+			return nil, noSuchRecord("id", fmt.Sprintf("%d is not a valid %s id", ref.ID, kind))
 		}
 		if err != nil {
 			return nil, s.storageErr(ctx, "get post", err)
@@ -53,7 +55,7 @@ func (s *Service) findPost(ctx context.Context, kind Kind, ref Ref) (*PostRecord
 	}
 	p, err := s.repo.PostBySlug(ctx, kind, slug)
 	if errors.Is(err, ErrNotFound) {
-		return nil, invalidParam("slug", fmt.Sprintf("no %s has the slug %q", kind, slug))
+		return nil, noSuchRecord("slug", fmt.Sprintf("no %s has the slug %q", kind, slug))
 	}
 	if err != nil {
 		return nil, s.storageErr(ctx, "get post by slug", err)

@@ -23,7 +23,7 @@ func (s *Service) findTerm(ctx context.Context, tax Taxonomy, id int64) (*TermRe
 	}
 	t, err := s.repo.GetTerm(ctx, id)
 	if errors.Is(err, ErrNotFound) || err == nil && t.Taxonomy != tax {
-		return nil, invalidParam("id", fmt.Sprintf("%d is not a valid %s id", id, tax.Kind()))
+		return nil, noSuchRecord("id", fmt.Sprintf("%d is not a valid %s id", id, tax.Kind()))
 	}
 	if err != nil {
 		return nil, s.storageErr(ctx, "get term", err)
@@ -43,6 +43,34 @@ func (s *Service) GetTerm(ctx context.Context, tax Taxonomy, id int64, opt ReadO
 	t, err := s.findTerm(ctx, tax, id)
 	if err != nil {
 		return nil, err
+	}
+	tv, err := s.newRender(ctx, callerFrom(ctx), lang, s.now()).term(t)
+	if err != nil {
+		return nil, err
+	}
+	return &tv, nil
+}
+
+// GetTermBySlug reads the category or tag of the taxonomy with this slug.
+// A slug that names no term is an error matching ErrNotFound.
+func (s *Service) GetTermBySlug(ctx context.Context, tax Taxonomy, slug string, opt ReadOptions) (*Term, error) {
+	if err := s.checkTaxonomy(tax); err != nil {
+		return nil, err
+	}
+	lang, err := s.lang(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	norm := NormalizeSlug(slug)
+	if norm == "" {
+		return nil, invalidParam("slug", "slug must not be empty")
+	}
+	t, err := s.termWithSlug(ctx, tax, norm)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, noSuchRecord("slug", fmt.Sprintf("no %s has the slug %q", tax.Kind(), norm))
 	}
 	tv, err := s.newRender(ctx, callerFrom(ctx), lang, s.now()).term(t)
 	if err != nil {
