@@ -30,8 +30,8 @@ func TestLanguages(t *testing.T) {
 		t.Fatalf("english title = %q", en.Title)
 	}
 	de, _ := f.cal.GetEvent(system, calendar.ByID(ev.ID), calendar.ReadOptions{Lang: "de"})
-	if de.Title != "Jazz Night" {
-		t.Fatalf("german falls back to the original: %q", de.Title)
+	if de.Title != "Jazz Night" || de.Lang != "en" {
+		t.Fatalf("german falls back to the original, and says so: %q in %q", de.Title, de.Lang)
 	}
 	def, _ := f.cal.GetEvent(system, calendar.ByID(ev.ID), calendar.ReadOptions{})
 	if def.Title != "Jazz Night" || def.Lang != "en" {
@@ -55,6 +55,10 @@ func TestLanguages(t *testing.T) {
 	}
 	gotDE, _ := f.cal.GetTerm(system, calendar.TaxonomyCategory, tm.ID, calendar.ReadOptions{Lang: "de"})
 	gotEN, _ := f.cal.GetTerm(system, calendar.TaxonomyCategory, tm.ID, calendar.ReadOptions{Lang: "en"})
+	gotES, _ := f.cal.GetTerm(system, calendar.TaxonomyCategory, tm.ID, calendar.ReadOptions{Lang: "es"})
+	if gotES.Name != "Concert" || gotES.Lang != "en" || gotDE.Lang != "de" {
+		t.Fatalf("term languages: es %q in %q, de in %q", gotES.Name, gotES.Lang, gotDE.Lang)
+	}
 	if gotDE.Name != "Konzert" || gotEN.Name != "Concert" {
 		t.Fatalf("term names: de %q en %q", gotDE.Name, gotEN.Name)
 	}

@@ -53,3 +53,32 @@ func TestGetTermBySlug(t *testing.T) {
 	_, err = f.cal.GetTermBySlug(as(anonymous), calendar.TaxonomyCategory, "  ", calendar.ReadOptions{})
 	wantParams(t, err, "slug")
 }
+
+// TestBlankedFlagsReadSafely: a protected event read without its password
+// has its flags blanked in lists; the accessors say false instead of panicking, and
+// say true for a set flag once unlocked.
+func TestBlankedFlagsReadSafely(t *testing.T) {
+	f := newFixture(t)
+	in := eventIn("Secret", "2026-04-01 20:00", "2026-04-01 22:00")
+	in.Password, in.Featured, in.Sticky, in.ShowMap = s("pw"), calendar.Some(true), calendar.Some(true), calendar.Some(true)
+	ev := f.mustEvent(as(admin), in)
+	// Lists show protected events blanked (a single read asks for the password).
+	page, err := f.cal.ListEvents(as(anonymous), calendar.EventQuery{Include: []int64{ev.ID}})
+	if err != nil || len(page.Events) != 1 {
+		t.Fatalf("list: %v, %v", page, err)
+	}
+	locked := &page.Events[0]
+	if !locked.Protected || locked.Featured != nil {
+		t.Fatalf("not blanked: %+v", locked)
+	}
+	if locked.IsFeatured() || locked.IsSticky() || locked.MapShown() || locked.MapLinkShown() || locked.HiddenFromListings() {
+		t.Error("a blanked flag read as true")
+	}
+	open, err := f.cal.GetEvent(as(anonymous), calendar.ByID(ev.ID), calendar.ReadOptions{Password: "pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !open.IsFeatured() || !open.IsSticky() || !open.MapShown() || open.HiddenFromListings() {
+		t.Errorf("unlocked flags: featured %v sticky %v map %v hidden %v", open.IsFeatured(), open.IsSticky(), open.MapShown(), open.HiddenFromListings())
+	}
+}

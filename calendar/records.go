@@ -13,6 +13,15 @@ func (t Text) Get(lang, fallback Lang) string {
 	return t[fallback]
 }
 
+// LangOf returns the language Get(lang, fallback) reads: lang when t has a
+// text in it, else fallback.
+func (t Text) LangOf(lang, fallback Lang) Lang {
+	if _, ok := t[lang]; ok {
+		return lang
+	}
+	return fallback
+}
+
 // Clone returns a copy of t.
 func (t Text) Clone() Text {
 	if t == nil {

@@ -112,7 +112,7 @@ func (r *render) term(t *TermRecord) (Term, error) {
 		return Term{}, err
 	}
 	return Term{
-		ID: t.ID, Taxonomy: t.Taxonomy, Version: t.Version, Slug: t.Slug, Lang: r.lang,
+		ID: t.ID, Taxonomy: t.Taxonomy, Version: t.Version, Slug: t.Slug, Lang: t.Name.LangOf(r.lang, t.Lang),
 		Name: t.Name.Get(r.lang, t.Lang), Description: t.Description.Get(r.lang, t.Lang),
 		Parent: t.Parent, Count: n,
 	}, nil
@@ -125,7 +125,7 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	ev := &Event{
 		ID: e.ID, Status: e.EffectiveStatus(r.now), Author: e.Author,
 		Date: e.Date.In(s.siteZone), Modified: e.Modified.In(s.siteZone),
-		Version: e.Version, Slug: e.Slug, Lang: r.lang, UID: e.UID,
+		Version: e.Version, Slug: e.Slug, Lang: e.Title.LangOf(r.lang, e.Lang), UID: e.UID,
 		Title: e.Title.Get(r.lang, e.Lang),
 		Start: e.Start.In(loc), End: e.End.In(loc), TimeZone: e.TimeZone,
 		PostParent: e.PostParent, Protected: protected,
@@ -184,7 +184,7 @@ func (r *render) venue(p *PostRecord) *Venue {
 	return &Venue{
 		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
 		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
-		Version: p.Version, Slug: p.Slug, Lang: r.lang,
+		Version: p.Version, Slug: p.Slug, Lang: p.Title.LangOf(r.lang, p.Lang),
 		Name: p.Title.Get(r.lang, p.Lang), Description: p.Description.Get(r.lang, p.Lang),
 		Excerpt: p.Excerpt.Get(r.lang, p.Lang), Image: s.image(r.ctx, p.Image),
 		Address: p.Address, City: p.City, Country: p.Country, Province: p.Province, State: p.State,
@@ -199,7 +199,7 @@ func (r *render) organizer(p *PostRecord) *Organizer {
 	return &Organizer{
 		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
 		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
-		Version: p.Version, Slug: p.Slug, Lang: r.lang,
+		Version: p.Version, Slug: p.Slug, Lang: p.Title.LangOf(r.lang, p.Lang),
 		Name: p.Title.Get(r.lang, p.Lang), Description: p.Description.Get(r.lang, p.Lang),
 		Excerpt: p.Excerpt.Get(r.lang, p.Lang), Image: s.image(r.ctx, p.Image),
 		Phone: p.Phone, Website: p.Website, Email: p.Email,

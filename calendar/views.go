@@ -12,7 +12,9 @@ type Event struct {
 	Modified time.Time
 	Version  int64
 	Slug     string
-	Lang     Lang // language of the texts below
+	// Lang is the language the texts below are in: the one asked for,
+	// or the event's own language when it has no text in the one asked for.
+	Lang Lang
 	// UID is the iCalendar UID the event was imported with; "" for events
 	// made here (see EventUIDs).
 	UID string
