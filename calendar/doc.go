@@ -10,6 +10,23 @@
 // here and nowhere else, so an in-process caller and an HTTP client get exactly
 // the same behaviour.
 //
+// # Two audiences
+//
+// Applications use New (with Option values such as WithSiteZone), the
+// Calendar interface it implements, the inputs (EventInput, VenueInput,
+// OrganizerInput, TermInput, Opt, Some, At), the queries (EventQuery, …),
+// the views (Event, Venue, Organizer, Term and their pages), Ref (ByID,
+// BySlug), principals (WithPrincipal, System, Anonymous) and errors (Error,
+// Code and the Err* sentinels, matched with errors.Is).
+//
+// Storage drivers use the rest: Repository and what it speaks — PostRecord,
+// TermRecord, Text, PostQuery, Visibility, TimeRange, Write, Step and the
+// Op* constants, WriteResult, StepError, NameKey, SlugCandidate. They stay
+// in this package, beside the Calendar that consumes them, so that a driver
+// and the domain can never disagree on a type; applications never need them
+// unless they write a driver (see storage/storagetest for the contract's
+// proof).
+//
 // The caller of every operation is the Principal carried by the context (see
 // WithPrincipal). A context without a principal is anonymous, so a handler
 // that forgets to attach its user gets no rights; trusted code (tools, jobs,
