@@ -17,7 +17,11 @@ func TestMain(m *testing.M) {
 	// Hashes at the default cost take seconds under -race; what the tests
 	// check does not depend on the cost.
 	bcryptCost = bcrypt.MinCost
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range benchCleanups { // calendars BenchmarkHTTP seeded
+		f()
+	}
+	os.Exit(code)
 }
 
 // writeUsers writes a users file from "name:password:role[:id]" lines,
