@@ -71,23 +71,24 @@ func (r *render) termCount(t *TermRecord) (int, error) {
 	if n, ok := r.count[t.ID]; ok {
 		return n, nil
 	}
-	if n, ok := r.s.counts.get(t.ID, r.now); ok {
-		r.count[t.ID] = n
-		return n, nil
-	}
-	q := &PostQuery{Kind: KindEvent, Now: r.now, Visible: Visibility{Statuses: []Status{StatusPublish}}, CountOnly: true}
-	if t.Taxonomy == TaxonomyCategory {
-		q.CategoryIDs = []int64{t.ID}
-	} else {
-		q.TagIDs = []int64{t.ID}
-	}
-	page, err := r.s.repo.ListPosts(r.ctx, q)
+	n, err := r.s.counts.get(r.ctx, t.ID, r.now, func(ctx context.Context) (int, error) {
+		q := &PostQuery{Kind: KindEvent, Now: r.now, Visible: Visibility{Statuses: []Status{StatusPublish}}, CountOnly: true}
+		if t.Taxonomy == TaxonomyCategory {
+			q.CategoryIDs = []int64{t.ID}
+		} else {
+			q.TagIDs = []int64{t.ID}
+		}
+		page, err := r.s.repo.ListPosts(ctx, q)
+		if err != nil {
+			return 0, r.s.storageErr(ctx, "count term use", err)
+		}
+		return page.Total, nil
+	})
 	if err != nil {
-		return 0, r.s.storageErr(r.ctx, "count term use", err)
+		return 0, err
 	}
-	r.count[t.ID] = page.Total
-	r.s.counts.put(t.ID, page.Total, r.now)
-	return page.Total, nil
+	r.count[t.ID] = n
+	return n, nil
 }
 
 // knowNewTerms notes the use count of the terms a write just created for

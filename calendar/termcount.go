@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -9,19 +10,29 @@ import (
 // WithTermCountTTL.
 const DefaultTermCountTTL = 5 * time.Second
 
+// termCountRefreshTimeout bounds a background recount, which no request waits for.
+const termCountRefreshTimeout = 30 * time.Second
+
 // termCounts caches how many published events use each term. Counting means
-// walking every event of the term, and every event read embeds its terms with
-// their counts, so without a cache each read would cost a scan per term.
+// asking the store for every event of the term, and every event read embeds
+// its terms with their counts, so without a cache each read would cost a
+// count per term.
 //
 // Writes made through this Service adjust the cached counts at once (by the
 // event's published terms before and after the write), so in one process the
 // counts stay exact. What the cache cannot see — writes by other processes
 // sharing the store, scheduled events passing their publication date — shows
-// after at most the TTL.
+// after at most twice the TTL: a count older than the TTL is still served
+// while one background recount runs (so that a busy server never has every
+// request recount at once when an entry expires), and readers wait only for
+// a count older than twice the TTL or never made — one shared recount per
+// term however many readers ask.
 type termCounts struct {
-	mu  sync.Mutex
-	ttl time.Duration
-	m   map[int64]countEntry
+	mu      sync.Mutex
+	ttl     time.Duration
+	m       map[int64]countEntry
+	flights map[int64]*countFlight
+	gen     uint64 // bumped by every adjustment: a recount begun before it is not cached
 }
 
 type countEntry struct {
@@ -29,35 +40,75 @@ type countEntry struct {
 	at time.Time
 }
 
-func (tc *termCounts) get(id int64, now time.Time) (int, bool) {
-	if tc.ttl <= 0 {
-		return 0, false
-	}
-	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	e, ok := tc.m[id]
-	if !ok || now.Sub(e.at) >= tc.ttl || e.at.Sub(now) >= tc.ttl {
-		return 0, false
-	}
-	return e.n, true
+// countFlight is one recount in progress; done closes when n and err are set.
+type countFlight struct {
+	done chan struct{}
+	n    int
+	err  error
 }
 
-func (tc *termCounts) put(id int64, n int, now time.Time) {
+// get returns term id's count at now, from the cache or by recount (which
+// must count at now).
+func (tc *termCounts) get(ctx context.Context, id int64, now time.Time, recount func(context.Context) (int, error)) (int, error) {
 	if tc.ttl <= 0 {
-		return
+		return recount(ctx)
 	}
 	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	if tc.m == nil {
-		tc.m = map[int64]countEntry{}
+	e, ok := tc.m[id]
+	age := now.Sub(e.at)
+	if ok && age > -tc.ttl && age < tc.ttl {
+		tc.mu.Unlock()
+		return e.n, nil
 	}
-	tc.m[id] = countEntry{n: n, at: now}
+	f := tc.flights[id]
+	if f == nil {
+		f = tc.start(ctx, id, now, recount)
+	}
+	tc.mu.Unlock()
+	if ok && age >= 0 && age < 2*tc.ttl { // stale but recent: serve it, the recount runs on
+		return e.n, nil
+	}
+	select {
+	case <-f.done:
+		return f.n, f.err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// start runs one recount of id at now in the background; the caller holds tc.mu.
+// It is detached from ctx (values kept, cancellation not) because readers
+// other than the one that started it may be waiting for it.
+func (tc *termCounts) start(ctx context.Context, id int64, now time.Time, recount func(context.Context) (int, error)) *countFlight {
+	f := &countFlight{done: make(chan struct{})}
+	if tc.flights == nil {
+		tc.flights = map[int64]*countFlight{}
+	}
+	tc.flights[id] = f
+	gen := tc.gen
+	go func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), termCountRefreshTimeout)
+		defer cancel()
+		f.n, f.err = recount(rctx)
+		tc.mu.Lock()
+		delete(tc.flights, id)
+		if f.err == nil && tc.gen == gen {
+			if tc.m == nil {
+				tc.m = map[int64]countEntry{}
+			}
+			tc.m[id] = countEntry{n: f.n, at: now}
+		}
+		tc.mu.Unlock()
+		close(f.done)
+	}()
+	return f
 }
 
 // forget drops a term's count (the term is gone).
 func (tc *termCounts) forget(id int64) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
+	tc.gen++
 	delete(tc.m, id)
 }
 
@@ -81,7 +132,13 @@ func (tc *termCounts) eventWritten(before, after *PostRecord, now time.Time) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	for id, d := range delta {
-		if e, ok := tc.m[id]; ok && d != 0 {
+		if d == 0 {
+			continue
+		}
+		// A recount in flight may or may not have seen this write: it
+		// must not replace the adjusted entry.
+		tc.gen++
+		if e, ok := tc.m[id]; ok {
 			e.n += d
 			tc.m[id] = e
 		}
