@@ -21,21 +21,22 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 	if w == nil {
 		return nil, errInvalid("apply: nil write")
 	}
-	// Work on copies: placeholders are resolved in place, ids and versions
-	// assigned, and the caller's records must not change.
-	steps := make([]calendar.Step, len(w.Steps))
-	for i, st := range w.Steps {
-		steps[i] = st
-		steps[i].Post, steps[i].Term = st.Post.Clone(), st.Term.Clone()
-	}
-	res := &calendar.WriteResult{Steps: make([]calendar.StepResult, len(steps))}
-	if len(steps) == 0 {
+	res := &calendar.WriteResult{Steps: make([]calendar.StepResult, len(w.Steps))}
+	if len(w.Steps) == 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		return res, nil
 	}
 	err := s.update(ctx, func(tx *bolt.Tx) error {
+		// Work on copies, made afresh on each run (group commit may run
+		// this again): placeholders are resolved in place, ids and
+		// versions assigned, and the caller's records must not change.
+		steps := make([]calendar.Step, len(w.Steps))
+		for i, st := range w.Steps {
+			steps[i] = st
+			steps[i].Post, steps[i].Term = st.Post.Clone(), st.Term.Clone()
+		}
 		a := &applier{ctx: ctx, tx: tx, cache: s.cache}
 		for i := range steps {
 			if err := ctx.Err(); err != nil {

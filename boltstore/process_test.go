@@ -81,12 +81,26 @@ func TestCrashChild(t *testing.T) {
 		fmt.Println("ERR", err)
 		os.Exit(2)
 	}
-	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
+	// Several writers at once, so that kills also land in a transaction
+	// shared by group commit; each writes records of its own.
+	for w := range crashWriters {
+		go crashWrites(ctx, s, w, venue, cat)
+	}
+	select {}
+}
+
+// crashWriters is how many writers TestCrashChild runs at once.
+const crashWriters = 4
+
+// crashWrites is one writer of TestCrashChild, printing a line per
+// acknowledged write (one Println each: lines of writers never interleave).
+func crashWrites(ctx context.Context, s *Store, w int, venue *calendar.PostRecord, cat *calendar.TermRecord) {
+	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())+uint64(w)))
 	var mine []*calendar.PostRecord
 	for i := 0; ; i++ {
 		switch {
 		case i%3 == 1:
-			res, err := s.Apply(ctx, bigWrite(fmt.Sprintf("%d-%d", os.Getpid(), i), base.Add(time.Duration(rng.IntN(1000))*time.Hour)))
+			res, err := s.Apply(ctx, bigWrite(fmt.Sprintf("%d-%d-%d", os.Getpid(), w, i), base.Add(time.Duration(rng.IntN(1000))*time.Hour)))
 			if err != nil {
 				fmt.Println("ERR", err)
 				os.Exit(2)

@@ -38,10 +38,11 @@ var ErrIncompatible = errors.New("boltstore: incompatible database file")
 // Store is a calendar.Repository kept in one bbolt file. It is safe for
 // concurrent use; writes are serialized by bbolt, reads run in parallel.
 type Store struct {
-	db    *bolt.DB
-	path  string
-	cache *postCache
-	fault faultHook // armed only by tests
+	db      *bolt.DB
+	path    string
+	cache   *postCache
+	fault   faultHook // armed only by tests
+	commits committer
 
 	closeOnce sync.Once
 	closeErr  error
@@ -181,15 +182,6 @@ func (s *Store) view(ctx context.Context, fn func(*bolt.Tx) error) error {
 		return err
 	}
 	return s.wrapTx(s.db.View(fn))
-}
-
-// update runs fn in a read-write transaction after checking ctx; fn's error
-// rolls the whole write back.
-func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.wrapTx(s.db.Update(fn))
 }
 
 // wrapTx marks failures of bbolt itself (closed store, I/O errors, a full
