@@ -30,10 +30,20 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 		keep = max(q.Offset, 0) + q.Limit
 	}
 	s.mu.RLock()
+	// A countable query's total comes from the index summaries: only the
+	// matches the page needs are visited.
+	counted, total := s.countable(q)
+	if counted && keep < 0 {
+		keep = total
+	}
 	var matches []*calendar.PostRecord
-	total, seen := 0, 0
+	found, seen := 0, 0
+walk:
 	for _, part := range s.plan(q) {
 		for _, p := range part {
+			if counted && found >= keep {
+				break walk
+			}
 			if seen++; seen%ctxEvery == 0 {
 				if err := checkCtx(ctx); err != nil {
 					s.mu.RUnlock()
@@ -41,14 +51,17 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 				}
 			}
 			if storage.MatchPost(q, p) {
-				if keep < 0 || total < keep {
+				if keep < 0 || found < keep {
 					matches = append(matches, p)
 				}
-				total++
+				found++
 			}
 		}
 	}
 	s.mu.RUnlock()
+	if !counted {
+		total = found
+	}
 	// Stored records are immutable, so the page is cloned outside the lock.
 	page := storage.Window(matches, q)
 	out := &calendar.PostPage{Total: total, Records: make([]*calendar.PostRecord, len(page))}
@@ -56,6 +69,37 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 		out.Records[i] = p.Clone()
 	}
 	return out, nil
+}
+
+// countable reports whether q's total can come from summaries (see
+// postList.count), and then the total. It can when q is an event query
+// restricted, beyond visibility, hidden events and the two time windows, by
+// at most one venue, organizer, category or tag: then one index list holds
+// exactly the candidates. Anything else (id sets, search, names, featured,
+// parent, excluded venues, several links) is counted by visiting the
+// candidates. The caller holds the read lock.
+func (s *Store) countable(q *calendar.PostQuery) (bool, int) {
+	if q.Kind != calendar.KindEvent || len(q.IDs) > 0 || len(q.ExcludeIDs) > 0 || len(q.NotVenueIDs) > 0 ||
+		q.Featured != nil || q.PostParent != 0 || len(q.Search) > 0 || q.Name != "" || q.Series != calendar.SeriesAny {
+		return false, 0
+	}
+	list := s.byKind[calendar.KindEvent]
+	links := 0
+	for k, ids := range map[calendar.Kind][]int64{calendar.KindVenue: q.VenueIDs, calendar.KindOrganizer: q.OrganizerIDs,
+		calendar.KindCategory: q.CategoryIDs, calendar.KindTag: q.TagIDs} {
+		if len(ids) == 0 {
+			continue
+		}
+		if links++; links > 1 || len(distinct(ids)) > 1 {
+			return false, 0
+		}
+		list = s.links[k][ids[0]]
+	}
+	win := s.startWindow(q)
+	if list == nil || win.Empty() || q.Start.Empty() || q.End.Empty() {
+		return true, 0
+	}
+	return true, list.count(win, q)
 }
 
 // plan returns the candidates for q, a superset of the matches in list

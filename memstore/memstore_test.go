@@ -20,3 +20,10 @@ func newRepo(tb testing.TB) calendar.Repository {
 func TestConformance(t *testing.T) { storagetest.Run(t, newRepo) }
 
 func BenchmarkRepository(b *testing.B) { storagetest.Bench(b, newRepo) }
+
+// The suite again with blocks of 4 entries: totals taken from block
+// summaries (whole blocks inside a window) are proven on small data.
+func TestConformanceSmallBlocks(t *testing.T) {
+	defer memstore.SetBlockMax(4)()
+	storagetest.Run(t, newRepo)
+}

@@ -11,8 +11,9 @@ import (
 
 // blockMax is the most entries a postList block holds before it splits.
 // Small enough that an insert moves a few KiB, large enough that the block
-// directory stays short (200 blocks for 100,000 events).
-const blockMax = 512
+// directory stays short (200 blocks for 100,000 events). A variable only so
+// that tests can make blocks tiny.
+var blockMax = 512
 
 // postList holds posts of one kind sorted by storage.ComparePosts (events by
 // Start then ID, venues and organizers by Date descending then ID
@@ -26,6 +27,7 @@ const blockMax = 512
 // figure.
 type postList struct {
 	blocks [][]*calendar.PostRecord // each non-empty and sorted; concatenated, sorted
+	sums   []*blockSum              // one per block: what counting needs (see count)
 	n      int
 }
 
@@ -55,12 +57,14 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	b, i, found := l.find(p)
 	if found {
 		l.blocks[b][i] = p
+		l.sums[b] = summarize(l.blocks[b])
 		return
 	}
 	l.n++
 	if b == len(l.blocks) { // after the last entry
 		if b == 0 {
 			l.blocks = append(l.blocks, []*calendar.PostRecord{p})
+			l.sums = append(l.sums, summarize(l.blocks[0]))
 			return
 		}
 		b--
@@ -69,6 +73,7 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	blk := slices.Insert(l.blocks[b], i, p)
 	if len(blk) <= blockMax {
 		l.blocks[b] = blk
+		l.sums[b] = summarize(blk)
 		return
 	}
 	// Split: the first half keeps the array (and its spare room), the
@@ -76,6 +81,8 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	half := len(blk) / 2
 	l.blocks[b] = blk[:half]
 	l.blocks = slices.Insert(l.blocks, b+1, slices.Clone(blk[half:]))
+	l.sums[b] = summarize(l.blocks[b])
+	l.sums = slices.Insert(l.sums, b+1, summarize(l.blocks[b+1]))
 }
 
 // remove deletes the entry of p, located by p's sort key; p must carry the
@@ -88,9 +95,11 @@ func (l *postList) remove(p *calendar.PostRecord) {
 	l.n--
 	if len(l.blocks[b]) == 1 {
 		l.blocks = slices.Delete(l.blocks, b, b+1)
+		l.sums = slices.Delete(l.sums, b, b+1)
 		return
 	}
 	l.blocks[b] = slices.Delete(l.blocks[b], i, i+1)
+	l.sums[b] = summarize(l.blocks[b])
 }
 
 // all returns every entry as a sequence of in-order parts.
@@ -124,6 +133,49 @@ func (l *postList) startRange(r calendar.TimeRange) (parts [][]*calendar.PostRec
 		}
 	}
 	return parts, n
+}
+
+// count returns how many entries with Start in r match q (an event query
+// whose every other restriction count can answer; see countable). Whole
+// blocks are counted from their summaries, so the cost is that of the
+// blocks in r plus a scan of the few blocks a summary cannot decide (the
+// two cut at r's ends, those straddling q's End bounds or holding scheduled
+// posts that q.Now publishes only in part), not of the matches.
+func (l *postList) count(r calendar.TimeRange, q *calendar.PostQuery) int {
+	b0, i0 := 0, 0
+	if !r.From.IsZero() {
+		b0, i0 = l.lowerBound(startAfter(r.From, !r.FromExclusive))
+	}
+	b1, i1 := len(l.blocks), 0
+	if !r.To.IsZero() {
+		b1, i1 = l.lowerBound(startAfter(r.To, r.ToExclusive))
+	}
+	total := 0
+	for b := b0; b <= b1 && b < len(l.blocks); b++ {
+		blk := l.blocks[b]
+		lo, hi := 0, len(blk)
+		if b == b0 {
+			lo = i0
+		}
+		if b == b1 {
+			hi = i1
+		}
+		if hi <= lo {
+			continue
+		}
+		if lo == 0 && hi == len(blk) {
+			if n, ok := l.sums[b].count(q); ok {
+				total += n
+				continue
+			}
+		}
+		for _, p := range blk[lo:hi] {
+			if storage.MatchPost(q, p) {
+				total++
+			}
+		}
+	}
+	return total
 }
 
 // startAfter returns the predicate "Start is after t" (orEqual: or at t).
