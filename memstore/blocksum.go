@@ -34,30 +34,55 @@ type authorKey struct {
 	author int64
 }
 
-// summarize computes the summary of a block; O(len(blk)), paid by writes.
+// summarize computes the summary of a block; O(len(blk)), paid when a
+// block splits. Other writes adjust it entry by entry (add, sub).
 func summarize(blk []*calendar.PostRecord) *blockSum {
 	sum := &blockSum{byStatus: map[statusKey]int{}, byAuthor: map[authorKey]int{}}
-	for i, p := range blk {
-		if i == 0 || p.End.Before(sum.minEnd) {
-			sum.minEnd = p.End
-		}
-		if i == 0 || p.End.After(sum.maxEnd) {
-			sum.maxEnd = p.End
-		}
-		if p.Status == calendar.StatusFuture {
-			if sum.futures == 0 || p.Date.Before(sum.minFut) {
-				sum.minFut = p.Date
-			}
-			if sum.futures == 0 || p.Date.After(sum.maxFut) {
-				sum.maxFut = p.Date
-			}
-			sum.futures++
-		}
-		k := statusKey{p.Status, p.HideFromListings}
-		sum.byStatus[k]++
-		sum.byAuthor[authorKey{k, p.Author}]++
+	for _, p := range blk {
+		sum.add(p)
 	}
 	return sum
+}
+
+// add counts p in. The spans only ever widen: a span wider than its
+// entries' makes count scan a block it could have decided, never miscount.
+func (sum *blockSum) add(p *calendar.PostRecord) {
+	if sum.byStatus == nil {
+		sum.byStatus, sum.byAuthor = map[statusKey]int{}, map[authorKey]int{}
+	}
+	if len(sum.byStatus) == 0 || p.End.Before(sum.minEnd) {
+		sum.minEnd = p.End
+	}
+	if len(sum.byStatus) == 0 || p.End.After(sum.maxEnd) {
+		sum.maxEnd = p.End
+	}
+	if p.Status == calendar.StatusFuture {
+		if sum.futures == 0 || p.Date.Before(sum.minFut) {
+			sum.minFut = p.Date
+		}
+		if sum.futures == 0 || p.Date.After(sum.maxFut) {
+			sum.maxFut = p.Date
+		}
+		sum.futures++
+	}
+	k := statusKey{p.Status, p.HideFromListings}
+	sum.byStatus[k]++
+	sum.byAuthor[authorKey{k, p.Author}]++
+}
+
+// sub counts p out (p as it was added).
+func (sum *blockSum) sub(p *calendar.PostRecord) {
+	if p.Status == calendar.StatusFuture {
+		sum.futures-- // at 0 the next add resets the span
+	}
+	k := statusKey{p.Status, p.HideFromListings}
+	if sum.byStatus[k]--; sum.byStatus[k] == 0 {
+		delete(sum.byStatus, k)
+	}
+	ak := authorKey{k, p.Author}
+	if sum.byAuthor[ak]--; sum.byAuthor[ak] == 0 {
+		delete(sum.byAuthor, ak)
+	}
 }
 
 // count returns how many entries of the block match q, given that every

@@ -56,8 +56,9 @@ func (l *postList) find(p *calendar.PostRecord) (b, i int, found bool) {
 func (l *postList) insert(p *calendar.PostRecord) {
 	b, i, found := l.find(p)
 	if found {
+		l.sums[b].sub(l.blocks[b][i])
+		l.sums[b].add(p)
 		l.blocks[b][i] = p
-		l.sums[b] = summarize(l.blocks[b])
 		return
 	}
 	l.n++
@@ -73,7 +74,7 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	blk := slices.Insert(l.blocks[b], i, p)
 	if len(blk) <= blockMax {
 		l.blocks[b] = blk
-		l.sums[b] = summarize(blk)
+		l.sums[b].add(p)
 		return
 	}
 	// Split: the first half keeps the array (and its spare room), the
@@ -98,8 +99,8 @@ func (l *postList) remove(p *calendar.PostRecord) {
 		l.sums = slices.Delete(l.sums, b, b+1)
 		return
 	}
+	l.sums[b].sub(l.blocks[b][i])
 	l.blocks[b] = slices.Delete(l.blocks[b], i, i+1)
-	l.sums[b] = summarize(l.blocks[b])
 }
 
 // all returns every entry as a sequence of in-order parts.

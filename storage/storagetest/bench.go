@@ -2,9 +2,11 @@ package storagetest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,24 +36,36 @@ type benchData struct {
 	created    int // events created by the Create benchmark so far
 }
 
-// Bench runs the shared benchmarks at 10,000 and 100,000 events (the larger
-// size is skipped with -short): sub-benchmarks events=N/GetByID, GetBySlug,
-// Update, ListDefaultWindow, ListFullWindow, ListNarrowWindow,
-// ListByCategory and Create. Each size is seeded once, through the
+// benchSizes are the calendar sizes Bench seeds; 1,000,000 is for memstore
+// (go test ./memstore -bench . -storagetest.sizes 10000,100000,1000000).
+var benchSizes = flag.String("storagetest.sizes", "10000,100000", "calendar sizes (events) of the shared storage benchmarks, comma-separated")
+
+// Bench runs the shared benchmarks at 10,000 and 100,000 events (sizes
+// above 10,000 are skipped with -short; -storagetest.sizes picks others):
+// sub-benchmarks events=N/GetByID, GetBySlug, Update, ListDefaultWindow,
+// ListDefaultPage50, ListDefaultCount (the total only), ListWeek,
+// ListFullWindow, ListNarrowWindow, ListByCategory and Create. Each size is seeded once, through the
 // Repository interface only, with deterministic data: events spread
 // uniformly over two years, 20 categories, 50 venues, 90% published. Create
 // runs last so that the events it adds do not skew the lists.
 func Bench(b *testing.B, newRepo Factory) {
-	for _, n := range []int{10_000, 100_000} {
+	for _, size := range strings.Split(*benchSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(size))
+		if err != nil {
+			b.Fatalf("-storagetest.sizes: %v", err)
+		}
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			if n > 10_000 && testing.Short() {
-				b.Skip("100,000 events skipped with -short")
+				b.Skipf("%d events skipped with -short", n)
 			}
 			d := seedBench(b, newRepo(b), n)
 			b.Run("GetByID", d.benchGetByID)
 			b.Run("GetBySlug", d.benchGetBySlug)
 			b.Run("Update", d.benchUpdate)
 			b.Run("ListDefaultWindow", d.benchList(defaultWindow()))
+			b.Run("ListDefaultPage50", d.benchList(page50()))
+			b.Run("ListDefaultCount", d.benchList(countOnly()))
+			b.Run("ListWeek", d.benchList(week()))
 			b.Run("ListFullWindow", d.benchList(fullWindow()))
 			b.Run("ListNarrowWindow", d.benchList(narrowWindow()))
 			b.Run("ListByCategory", d.benchList(byCategory(d.categories[3])))
@@ -250,5 +264,29 @@ func narrowWindow() calendar.PostQuery {
 func byCategory(id int64) calendar.PostQuery {
 	q := defaultWindow()
 	q.CategoryIDs = []int64{id}
+	return q
+}
+
+// page50 is the default window, 50 events a page.
+func page50() calendar.PostQuery {
+	q := defaultWindow()
+	q.Limit = 50
+	return q
+}
+
+// countOnly asks the default window's total alone (as has_events and term
+// counts do).
+func countOnly() calendar.PostQuery {
+	q := defaultWindow()
+	q.Limit, q.CountOnly = 0, true
+	return q
+}
+
+// week is the events starting in the 7 days a month after benchNow.
+func week() calendar.PostQuery {
+	q := publicPage()
+	day := benchNow.Truncate(24*time.Hour).AddDate(0, 1, 0)
+	q.Start = calendar.TimeRange{From: day}
+	q.End = calendar.TimeRange{To: day.AddDate(0, 0, 7), ToExclusive: true}
 	return q
 }
