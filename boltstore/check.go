@@ -66,6 +66,7 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 
 	postSeq, _ := readU64(tx.Bucket(bSeq).Get(kPostSeq))
 	maxDur := maxDuration(tx)
+	var odd uint64
 	n := 0
 	err := tx.Bucket(bPosts).ForEach(func(k, v []byte) error {
 		if n++; n%256 == 0 {
@@ -92,6 +93,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 		case uint64(id) > postSeq || id < 1:
 			report("post %d: id outside the sequence (last %d)", id, postSeq)
 		}
+		if oddEnd(p) {
+			odd++
+		}
 		if p.Kind == calendar.KindEvent && p.End.Sub(p.Start) > maxDur {
 			report("post %d: lasts %v, longer than the stored bound %v", id, p.End.Sub(p.Start), maxDur)
 		}
@@ -105,6 +109,9 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 	})
 	if err != nil {
 		return err
+	}
+	if stored := oddEnds(tx); stored != odd {
+		report("%d events end before they start, the stored count says %d", odd, stored)
 	}
 
 	termSeq, _ := readU64(tx.Bucket(bSeq).Get(kTermSeq))

@@ -54,6 +54,10 @@ var (
 	kPostSeq = []byte("post")
 	kTermSeq = []byte("term")
 	kMaxDur  = []byte("maxdur") // longest End − Start of any event ever stored
+	// kOddEnds counts the stored events ending before they start (or with
+	// no end): while there are none, an End upper bound is a Start upper
+	// bound too. Files written before it existed get it counted at Open.
+	kOddEnds = []byte("oddends")
 )
 
 // appendFill is the page fill of the buckets whose new keys land at the

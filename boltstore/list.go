@@ -289,8 +289,14 @@ func (l *lister) orderRange() (lo, hi []byte) {
 	if !from.IsZero() {
 		lo = append([]byte{k}, storage.TimeKey(from)...)
 	}
-	if r := l.q.Start; !r.To.IsZero() {
-		hi = append(append([]byte{k}, storage.TimeKey(r.To)...), ff[:8]...)
+	to := l.q.Start.To
+	// While every event ends at or after its start, one ending by End.To
+	// also started by then: the walk is bounded on both sides.
+	if end := l.q.End.To; !end.IsZero() && (to.IsZero() || end.Before(to)) && oddEnds(l.tx) == 0 {
+		to = end
+	}
+	if !to.IsZero() {
+		hi = append(append([]byte{k}, storage.TimeKey(to)...), ff[:8]...)
 	}
 	return lo, hi
 }

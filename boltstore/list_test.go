@@ -201,6 +201,10 @@ func TestListReadsPageAndMatchesOnly(t *testing.T) {
 		{"venue in a window", calendar.PostQuery{Kind: calendar.KindEvent, Limit: 9, VenueIDs: []int64{v.ID},
 			Start: calendar.TimeRange{From: base}, End: calendar.TimeRange{From: base}}},
 		{"ids", calendar.PostQuery{Kind: calendar.KindEvent, IDs: []int64{3, 5, 8, 13}}},
+		// start_date and end_date: Start from below, End from above; with
+		// no odd ends stored the End bound also bounds the Start walk.
+		{"week", calendar.PostQuery{Kind: calendar.KindEvent, Limit: 9,
+			Start: calendar.TimeRange{From: base.Add(100 * 24 * time.Hour)}, End: calendar.TimeRange{To: base.Add(107 * 24 * time.Hour)}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -137,6 +138,9 @@ func (a *applier) deletePost(id, version int64) error {
 		return err
 	}
 	if err := deleteEntries(tx, postEntries(old)); err != nil {
+		return err
+	}
+	if err := countOddEnd(tx, old, nil); err != nil {
 		return err
 	}
 	if err := tx.Bucket(bPosts).Delete(storage.IDKey(id)); err != nil {
@@ -336,6 +340,9 @@ func writePost(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
 			return err
 		}
 	}
+	if err := countOddEnd(tx, old, rec); err != nil {
+		return err
+	}
 	v, err := storage.EncodePost(rec)
 	if err != nil {
 		return err
@@ -490,4 +497,46 @@ func raiseMaxDuration(tx *bolt.Tx, d time.Duration) error {
 		return nil
 	}
 	return tx.Bucket(bSeq).Put(kMaxDur, u64(uint64(d)))
+}
+
+// oddEnd reports whether p is an event ending before it starts (imported
+// data may have no end at all).
+func oddEnd(p *calendar.PostRecord) bool {
+	return p != nil && p.Kind == calendar.KindEvent && p.End.Before(p.Start)
+}
+
+// oddEnds returns how many stored events end before they start.
+func oddEnds(tx *bolt.Tx) uint64 {
+	n, _ := readU64(tx.Bucket(bSeq).Get(kOddEnds))
+	return n
+}
+
+// countOddEnd keeps kOddEnds as a write replaces old by rec (either nil).
+func countOddEnd(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
+	if oddEnd(old) == oddEnd(rec) {
+		return nil
+	}
+	n := oddEnds(tx)
+	if oddEnd(rec) {
+		n++
+	} else if n > 0 {
+		n--
+	}
+	return tx.Bucket(bSeq).Put(kOddEnds, u64(n))
+}
+
+// initOddEnds counts the odd ends of a file that has no count yet, from
+// the event_end index alone (key End ‖ id, value Start ‖ summary).
+func initOddEnds(tx *bolt.Tx) error {
+	if tx.Bucket(bSeq).Get(kOddEnds) != nil {
+		return nil
+	}
+	var n uint64
+	c := tx.Bucket(bEventEnd).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) >= 8 && len(v) >= 8 && bytes.Compare(k[:8], v[:8]) < 0 {
+			n++
+		}
+	}
+	return tx.Bucket(bSeq).Put(kOddEnds, u64(n))
 }

@@ -129,9 +129,13 @@ func initLayout(tx *bolt.Tx) error {
 		if err := migrateLayout1(tx); err != nil {
 			return fmt.Errorf("migrating from layout 1: %w", err)
 		}
-		return stamp(meta)
+		if err := stamp(meta); err != nil {
+			return err
+		}
+	} else if err := checkMeta(meta); err != nil {
+		return err
 	}
-	return checkMeta(meta)
+	return initOddEnds(tx)
 }
 
 // stamp records the current format and layout.
