@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -472,4 +473,38 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The harness itself: on a small calendar every request of the table
+// answers 2xx and its baseline serves the byte-identical response, so the
+// benchmark cannot rot into measuring an error page.
+func TestHTTPBenchHarness(t *testing.T) {
+	c, err := newBenchCal("mem", 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.cleanup()
+	client := benchClient(2)
+	defer client.CloseIdleConnections()
+	for _, rq := range benchRequests {
+		want, err := capture(client, rq.req(c, c.ts.URL, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.status >= 300 || len(want.body) == 0 {
+			t.Fatalf("%s: status %d: %s", rq.name, want.status, want.body)
+		}
+		if strings.HasPrefix(rq.name, "list-") && !bytes.Contains(want.body, []byte(`"events":[{`)) {
+			t.Errorf("%s lists no event: %.200s", rq.name, want.body)
+		}
+		bl := httptest.NewServer(baseline(want))
+		got, err := capture(client, rq.req(c, bl.URL, 2))
+		bl.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.status != want.status || !bytes.Equal(got.body, want.body) || !maps.EqualFunc(got.header, want.header, slices.Equal) {
+			t.Errorf("%s: baseline answers %d %v, server %d %v", rq.name, got.status, got.header, want.status, want.header)
+		}
+	}
 }
