@@ -51,11 +51,12 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 			}
 			res.Steps[i] = r
 		}
-		return nil
+		return s.commitChanges(tx, a.changes)
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.changeSig.Notify()
 	return res, nil
 }
 
@@ -78,6 +79,8 @@ type applier struct {
 	ctx   context.Context
 	tx    *bolt.Tx
 	cache *postCache
+	// changes holds one change per record write, in order.
+	changes []calendar.Change
 }
 
 func (a *applier) step(st *calendar.Step, done []calendar.StepResult) (calendar.StepResult, error) {

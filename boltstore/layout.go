@@ -35,7 +35,7 @@ var (
 var allBuckets = [][]byte{
 	bSeq, bPosts, bTerms, bPostSlugs, bTermSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
-	bPostNames, bTermNames, bPostUIDs,
+	bPostNames, bTermNames, bPostUIDs, bChanges,
 }
 
 // indexBuckets are the buckets derived from the records alone; Check

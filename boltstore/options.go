@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"github.com/eventcal/eventcal/calendar"
 	"io/fs"
 	"time"
 )
@@ -16,10 +17,12 @@ type config struct {
 	noSync  bool
 	mode    fs.FileMode
 	cache   int
+
+	retention calendar.ChangeRetention
 }
 
 func defaultConfig() config {
-	return config{timeout: DefaultTimeout, mode: 0o600, cache: DefaultCacheSize}
+	return config{timeout: DefaultTimeout, mode: 0o600, cache: DefaultCacheSize, retention: calendar.DefaultChangeRetention}
 }
 
 // WithTimeout sets how long Open waits for the lock on a file that another

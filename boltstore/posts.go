@@ -59,6 +59,7 @@ func (a *applier) createPost(rec *calendar.PostRecord) (*calendar.PostRecord, er
 	if rec.Slug, err = reserveSlug(a.tx.Bucket(bPostSlugs), rec.Kind, rec.Slug, rec.ID); err != nil {
 		return nil, err
 	}
+	a.note(calendar.PostChange(nil, rec))
 	return rec, writePost(a.tx, nil, rec)
 }
 
@@ -89,6 +90,7 @@ func (a *applier) updatePost(rec *calendar.PostRecord) (*calendar.PostRecord, er
 			return nil, err
 		}
 	}
+	a.note(calendar.PostChange(old, rec))
 	return rec, writePost(a.tx, old, rec)
 }
 
@@ -146,12 +148,13 @@ func (a *applier) deletePost(id, version int64) error {
 	if err := tx.Bucket(bPosts).Delete(storage.IDKey(id)); err != nil {
 		return err
 	}
+	a.note(calendar.PostChange(old, nil))
 	switch old.Kind {
 	case calendar.KindEvent:
-		return unlinkEvents(a.ctx, tx, bParentChildren, id, func(e *calendar.PostRecord) { e.PostParent = 0 })
+		return a.unlinkEvents(bParentChildren, id, func(e *calendar.PostRecord) { e.PostParent = 0 })
 	case calendar.KindVenue, calendar.KindOrganizer:
 		k := old.Kind
-		return unlinkEvents(a.ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
+		return a.unlinkEvents(linkBucket(k), id, func(e *calendar.PostRecord) {
 			e.SetLinks(k, without(e.Links(k), id))
 		})
 	}
@@ -379,8 +382,9 @@ func deleteEntries(tx *bolt.Tx, es []entry) error {
 
 // unlinkEvents applies change to every event listed under linked in the
 // reverse index bucket and stores each with Version+1.
-func unlinkEvents(ctx context.Context, tx *bolt.Tx, bucket []byte, linked int64, change func(*calendar.PostRecord)) error {
-	ids, err := linkedEvents(ctx, tx.Bucket(bucket), linked)
+func (a *applier) unlinkEvents(bucket []byte, linked int64, change func(*calendar.PostRecord)) error {
+	tx := a.tx
+	ids, err := linkedEvents(a.ctx, tx.Bucket(bucket), linked)
 	if err != nil {
 		return err
 	}
@@ -392,6 +396,7 @@ func unlinkEvents(ctx context.Context, tx *bolt.Tx, bucket []byte, linked int64,
 		rec := old.Clone()
 		change(rec)
 		rec.Version++
+		a.note(calendar.PostChange(old, rec))
 		if err := writePost(tx, old, rec); err != nil {
 			return err
 		}

@@ -44,6 +44,9 @@ type Store struct {
 	fault   faultHook // armed only by tests
 	commits committer
 
+	retention calendar.ChangeRetention
+	changeSig storage.ChangeSignal
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -73,7 +76,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, cache: newPostCache(cfg.cache)}, nil
+	return &Store{db: db, path: path, cache: newPostCache(cfg.cache), retention: cfg.retention}, nil
 }
 
 // Path returns the file the store was opened on.

@@ -59,6 +59,7 @@ func (a *applier) createTerm(rec *calendar.TermRecord) (*calendar.TermRecord, er
 	if rec.Slug, err = reserveSlug(a.tx.Bucket(bTermSlugs), k, rec.Slug, rec.ID); err != nil {
 		return nil, err
 	}
+	a.note(calendar.TermChange(nil, rec))
 	return rec, writeTerm(a.tx, nil, rec)
 }
 
@@ -90,6 +91,7 @@ func (a *applier) updateTerm(rec *calendar.TermRecord) (*calendar.TermRecord, er
 			return nil, err
 		}
 	}
+	a.note(calendar.TermChange(old, rec))
 	return rec, writeTerm(a.tx, old, rec)
 }
 
@@ -129,7 +131,8 @@ func (a *applier) deleteTerm(id, version int64) error {
 	if err := writeTerm(tx, old, nil); err != nil {
 		return err
 	}
-	if err := unlinkEvents(a.ctx, tx, linkBucket(k), id, func(e *calendar.PostRecord) {
+	a.note(calendar.TermChange(old, nil))
+	if err := a.unlinkEvents(linkBucket(k), id, func(e *calendar.PostRecord) {
 		e.SetLinks(k, without(e.Links(k), id))
 	}); err != nil {
 		return err
@@ -153,6 +156,7 @@ func (a *applier) deleteTerm(id, version int64) error {
 		moved := c.Clone()
 		moved.Parent = old.Parent
 		moved.Version++
+		a.note(calendar.TermChange(c, moved))
 		if err := writeTerm(tx, c, moved); err != nil {
 			return err
 		}

@@ -288,6 +288,7 @@ func (h *Handler) routeTable() []*Route {
 	rs = append(rs, termRoutes(h, categoryKind, calendar.RoleAuthor)...)
 	rs = append(rs, termRoutes(h, tagKind, calendar.RoleEditor)...)
 	rs = append(rs, h.icalRoutes(rs)...)
+	rs = append(rs, h.changesRoute())
 	for _, r := range rs {
 		for _, seg := range strings.Split(r.Path, "/") {
 			if i, j := strings.IndexByte(seg, '{'), strings.IndexByte(seg, '}'); i >= 0 && j > i {

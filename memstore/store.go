@@ -48,13 +48,16 @@ type Store struct {
 	// fail with failErr once that many steps are applied.
 	failAfter int
 	failErr   error
+
+	changes   changeLog
+	retention calendar.ChangeRetention
 }
 
 // linkKinds are the kinds an event links to, each with a reverse index.
 var linkKinds = [...]calendar.Kind{calendar.KindVenue, calendar.KindOrganizer, calendar.KindCategory, calendar.KindTag}
 
 // New returns an empty store.
-func New() *Store {
+func New(opts ...Option) *Store {
 	s := &Store{
 		posts:     map[int64]*calendar.PostRecord{},
 		terms:     map[int64]*calendar.TermRecord{},
@@ -80,6 +83,10 @@ func New() *Store {
 	}
 	for _, k := range linkKinds {
 		s.links[k] = map[int64]*postList{}
+	}
+	s.retention = calendar.DefaultChangeRetention
+	for _, o := range opts {
+		o(s)
 	}
 	return s
 }

@@ -46,6 +46,7 @@ func (s *Store) Apply(ctx context.Context, w *calendar.Write) (*calendar.WriteRe
 			return nil, &calendar.StepError{Step: i, Op: steps[i].Op, Err: err}
 		}
 	}
+	s.commitChanges(t.changes)
 	// The results alias stored records, which are never modified in place.
 	for i, r := range res.Steps {
 		res.Steps[i].Post, res.Steps[i].Term = r.Post.Clone(), r.Term.Clone()
@@ -75,6 +76,7 @@ type tx struct {
 	postOrder          []int64
 	terms              map[int64]*calendar.TermRecord
 	termOrder          []int64
+	changes            []calendar.Change // one per record write, in order
 }
 
 func (t *tx) putPost(old, rec *calendar.PostRecord) {
@@ -86,6 +88,7 @@ func (t *tx) putPost(old, rec *calendar.PostRecord) {
 		t.posts[id] = old
 		t.postOrder = append(t.postOrder, id)
 	}
+	t.changes = append(t.changes, calendar.PostChange(old, rec))
 	t.s.putPost(old, rec)
 }
 
@@ -98,6 +101,7 @@ func (t *tx) putTerm(old, rec *calendar.TermRecord) {
 		t.terms[id] = old
 		t.termOrder = append(t.termOrder, id)
 	}
+	t.changes = append(t.changes, calendar.TermChange(old, rec))
 	t.s.putTerm(old, rec)
 }
 

@@ -95,6 +95,7 @@ func (s *Store) applyOnce(ctx context.Context, steps []calendar.Step, failAfter 
 	if failErr != nil {
 		args[5] = failAfter
 	}
+	args = append(args, s.retentionArgs(pl.now)...)
 	args = append(args, pl.ng)
 	args = append(args, pl.guards...)
 	args = append(args, nsteps)

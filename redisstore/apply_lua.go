@@ -69,6 +69,7 @@ end
 //
 //	KEYS[1]  the format key; every other key of the calendar shares its slot
 //	ARGV     tag current accepted maxSlugLen stopAt failAfterFlushOf token ttlMs
+//	         keepCount keepSinceNs maxTrim   the change log's retention
 //	         nGuards {kind key sha1}...   kind "v": value, "m": sorted-set members
 //	         nSteps step...
 //
@@ -98,7 +99,7 @@ end
 // Reply: {"ok", ids, slugs, found, records} | {"stale", guardNo} |
 // {"format", stored} | {"err", step, code, x, y, z} | {"fail", step} |
 // {"broken", step, message}.
-var applyScript = redis.NewScript(argsLua + visibleLua + `
+var applyScript = redis.NewScript(argsLua + visibleLua + trimLua + `
 local function candidate(base, n, maxlen)
   if n <= 1 then return base end
   local suffix = '-' .. n
@@ -129,7 +130,8 @@ end
 local tag, current, accepted = ARGV[1], ARGV[2], ARGV[3]
 local maxlen, stopAt, flushFail = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local doneKey, doneTTL = tag .. 'done:' .. ARGV[7], ARGV[8]
-a = 9
+local keepCount, keepSince, maxTrim = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+a = 12
 
 -- The client re-sends a command whose reply it did not get in time: the
 -- write of this token already happened, so its reply is returned again.
@@ -219,7 +221,7 @@ local function tv()
   return table.concat(parts)
 end
 local function skiptv() local n = num(); a = a + 2 * n + 1 end
-local arity = {set = 2, del = 1, hset = 3, hdel = 2, hdelif = 3, zadd = 3, zrem = 2}
+local arity = {set = 2, del = 1, hset = 3, hdel = 2, hdelif = 3, zadd = 3, zrem = 2, chg = 1}
 local function fail(i, code, x, y, z) return {'err', tostring(i), code, x or '', y or '', z or ''} end
 
 local function lowest(set)
@@ -367,9 +369,24 @@ for k, s in pairs(seqs) do
   if s[2] then pre[#pre + 1] = {'set', k, string.format('%d', s[1])} end
 end
 local journal = {}
+-- The changes are numbered as they are written: one Seq each, gap-free,
+-- and the write's Tx is the Seq of its first.
+local logKey, seqKey = tag .. 'changes', tag .. 'seq:change'
+local chseq, txid
 local function write(o)
   local cmd, k, x, y = o[1], o[2], o[3], o[4]
-  if cmd == 'set' then
+  if cmd == 'chg' then
+    if not chseq then
+      local v = redis.call('GET', seqKey)
+      journal[#journal + 1] = {'s', seqKey, v}
+      chseq = tonumber(v or '0')
+      txid = string.format('%d', chseq + 1)
+    end
+    chseq = chseq + 1
+    local m = string.format('%d', chseq) .. '|' .. txid .. '|' .. k
+    journal[#journal + 1] = {'z', logKey, m, false}
+    redis.call('ZADD', logKey, chseq, m)
+  elseif cmd == 'set' then
     journal[#journal + 1] = {'s', k, redis.call('GET', k)}
     redis.call('SET', k, x)
   elseif cmd == 'del' then
@@ -406,6 +423,7 @@ local ok, e = pcall(function()
     if flushFail >= 0 and at >= flushFail then error('injected failure') end
     write(o)
   end
+  if chseq then redis.call('SET', seqKey, string.format('%d', chseq)) end
   if flushFail >= 0 then error('injected failure') end
 end)
 if not ok then
@@ -419,6 +437,10 @@ local ri, rs, rf, rr = {}, {}, {}, {}
 for i = 0, nsteps - 1 do
   ri[i + 1], rs[i + 1], rf[i + 1], rr[i + 1] = ids[i] or '', slugs[i] or '', '0', ''
   if created[i] == false then rf[i + 1], rr[i + 1] = '1', found[i] or '' end
+end
+if chseq then
+  trimChanges(logKey, tag .. 'changes:trimmed', keepCount, keepSince, maxTrim)
+  redis.call('PUBLISH', tag .. 'changes:notify', string.format('%d', chseq))
 end
 local reply = {'ok', ri, rs, rf, rr}
 redis.call('SET', doneKey, cmsgpack.pack(reply), 'PX', doneTTL)

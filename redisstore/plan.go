@@ -41,6 +41,8 @@ type planner struct {
 	// that an earlier failure is the one reported.
 	stopAt  int
 	stopErr error
+
+	now time.Time // the time of the write's changes
 }
 
 // rstate is a record as the plan has it at some point of the write.
@@ -94,7 +96,7 @@ type reads struct {
 
 func newPlanner(k keys, steps []calendar.Step, rd *reads) *planner {
 	return &planner{k: k, steps: steps, rd: rd, posts: map[int64]*rstate{}, terms: map[int64]*rstate{},
-		made: make([]*rstate, len(steps)), planned: make([]any, len(steps)), guarded: map[string]bool{}, stopAt: -1}
+		made: make([]*rstate, len(steps)), planned: make([]any, len(steps)), guarded: map[string]bool{}, stopAt: -1, now: time.Now()}
 }
 
 // plan plans every step, stopping at the first that fails.
@@ -406,6 +408,11 @@ func (pl *planner) writePost(sa *stepArgs, cond string, was, now *rstate) error 
 		return err
 	}
 	id, p := now.idVal(), now.post
+	var wasPost *calendar.PostRecord
+	if was != nil {
+		wasPost = was.post
+	}
+	sa.addChange(cond, calendar.PostChange(wasPost, p), id, seriesVal(p), pl.now)
 	sa.add("set", cond, cat(lit(pl.k.postPrefix()), id), rec)
 	sa.add("hset", cond, lit(pl.k.meta()), id, metaTval(p))
 	var before []zent
@@ -472,6 +479,7 @@ func (pl *planner) deletePost(i int, id, version int64) error {
 		}
 	}
 	idv := lit(itoa(id))
+	sa.addChange("-", calendar.PostChange(old, nil), idv, seriesVal(old), pl.now)
 	sa.add("del", "-", lit(pl.k.post(id)))
 	sa.add("hdel", "-", lit(pl.k.meta()), idv)
 	sa.reindex("-", pl.k.postEnts(old, idv), nil, idv)
@@ -650,6 +658,11 @@ func (pl *planner) writeTerm(sa *stepArgs, cond string, was, now *rstate) error 
 		return err
 	}
 	id := now.idVal()
+	var wasTerm *calendar.TermRecord
+	if was != nil {
+		wasTerm = was.term
+	}
+	sa.addChange(cond, calendar.TermChange(wasTerm, now.term), id, lit("0"), pl.now)
 	sa.add("set", cond, cat(lit(pl.k.termPrefix()), id), rec)
 	var before []zent
 	if was != nil {
@@ -718,6 +731,7 @@ func (pl *planner) deleteTerm(i int, id, version int64) error {
 		}
 	}
 	idv := lit(itoa(id))
+	sa.addChange("-", calendar.TermChange(old, nil), idv, lit("0"), pl.now)
 	sa.add("del", "-", lit(pl.k.term(id)))
 	sa.reindex("-", pl.k.termEnts(old, idv), nil, idv)
 	sa.add("del", "-", lit(linkKey))

@@ -35,6 +35,8 @@ type Store struct {
 	// exercise the fallback, or set noWindow to force the candidate path.
 	maxIrregular, windowBudget int
 	noWindow                   bool
+	// retention bounds the change log (changes.go).
+	retention calendar.ChangeRetention
 	// fault is the failure FailApplyAfter (defined in tests) injects into
 	// the next Apply.
 	fault struct {
