@@ -135,6 +135,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.cors(w, r)
 	prefix, rest, rawRest, ok := h.split(r, s)
 	if !ok {
+		if root, isRoot := h.discoveryPrefix(r); isRoot && r.Method != http.MethodOptions {
+			h.serveDiscovery(w, r, s, root)
+			return
+		}
 		h.writeError(w, r, errNoRoute(s.method, s.path))
 		return
 	}
@@ -295,12 +299,18 @@ func (h *Handler) prepare(rt *Route, w http.ResponseWriter, r *http.Request, s *
 // requestLang is translation_language, else the URL's language segment.
 func (s *reqState) requestLang(v *calendar.Validation) calendar.Lang {
 	if raw, ok := s.args["translation_language"]; ok && raw != nil {
-		t, _ := scalarText(raw)
+		t, isText := raw.(string)
+		if !isText { // an array or another JSON type: one language is expected
+			v.Add("translation_language", "translation_language must be one language code.")
+			return s.lang
+		}
 		if t = strings.TrimSpace(t); t != "" {
 			l := calendar.Lang(strings.ToLower(t))
 			if !l.Valid() {
 				v.Add("translation_language", "translation_language is not one of ar, nl, en, fr, de, pl, pt-br, ro, ru, es.")
+				return l
 			}
+			s.links.query = "?translation_language=" + string(l)
 			return l
 		}
 	}

@@ -67,8 +67,10 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 }
 
 // reply answers with rec, the outcome of a calendar call, under its ETag;
-// err, the call's error, is returned as it is.
-func (k *postKind[V, I, Q]) reply(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, err error, status int) error {
+// err, the call's error, is returned as it is. json_ld belongs to single
+// GETs only (wire §3): a created or updated record must read the same as in
+// a list.
+func (k *postKind[V, I, Q]) reply(w http.ResponseWriter, r *http.Request, s *reqState, rec *V, err error, status int, withLD bool) error {
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func (k *postKind[V, I, Q]) reply(w http.ResponseWriter, r *http.Request, s *req
 	}
 	e := getEnc()
 	defer putEnc(e)
-	k.render(&s.links, e, rec, true)
+	k.render(&s.links, e, rec, withLD)
 	writeBody(w, status, e.b)
 	return nil
 }
@@ -91,14 +93,14 @@ func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		if k.pwd && ref.ID != 0 {
+		if k.pwd { // by id and by slug alike (domain §4)
 			opt.Password = (&inputReader{args: s.args, v: &v}).text("password")
 		}
 		if err := v.Err(); err != nil {
 			return err
 		}
 		rec, err := k.get(h.cal, ctx, ref, opt)
-		return k.reply(w, r, s, rec, err, http.StatusOK)
+		return k.reply(w, r, s, rec, err, http.StatusOK, true)
 	}
 }
 
@@ -112,7 +114,7 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 		}
 		carryInvalid(&in, &v)
 		rec, err := k.create(h.cal, ctx, in, opt)
-		return k.reply(w, r, s, rec, err, http.StatusCreated)
+		return k.reply(w, r, s, rec, err, http.StatusCreated, false)
 	}
 }
 
@@ -170,7 +172,7 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 			return err
 		}
 		rec, err := k.update(h.cal, ctx, ref, in, opt)
-		return k.reply(w, r, s, rec, err, http.StatusOK)
+		return k.reply(w, r, s, rec, err, http.StatusOK, false)
 	}
 }
 
@@ -184,13 +186,13 @@ func (k *postKind[V, I, Q]) deleteH(h *Handler) serveFunc {
 		}
 		ir := inputReader{args: s.args, v: &v}
 		opt.Force = ir.flag("force")
-		if k.pwd && ref.ID != 0 {
+		if k.pwd {
 			opt.Password = ir.text("password")
 		}
 		if err := k.precondition(ctx, h, r, ref, &v, opt.Lang, &opt.IfVersion); err != nil {
 			return err
 		}
 		rec, err := k.del(h.cal, ctx, ref, opt)
-		return k.reply(w, r, s, rec, err, http.StatusOK)
+		return k.reply(w, r, s, rec, err, http.StatusOK, false)
 	}
 }

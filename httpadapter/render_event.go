@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -12,6 +13,9 @@ type links struct {
 	site string // public site URL, no trailing slash (option or the request origin)
 	host string // host of the site, for global ids
 	rest string // absolute URL of the namespace as requested (scheme, host, lang, root, ns)
+	// query is "?translation_language=xx" when the request named a language,
+	// so item rest_urls read back in that language (wire §6).
+	query string
 }
 
 func (l *links) globalID(e *enc, id int64) {
@@ -35,7 +39,7 @@ func (l *links) globalIDs(e *enc, id int64) {
 
 // pageURL writes "<site><section><slug>/".
 func (l *links) pageURL(e *enc, section, slug string) {
-	e.strs(l.site, section, slug, "/")
+	e.strs(l.site, section, url.PathEscape(slug), "/") // a valid URI even for non-ASCII slugs
 }
 
 func (l *links) restURL(e *enc, collection string, id int64) {
@@ -45,6 +49,7 @@ func (l *links) restURL(e *enc, collection string, id int64) {
 	e.b = append(e.b, collection...)
 	e.b = append(e.b, '/')
 	e.b = strconv.AppendInt(e.b, id, 10)
+	e.b = append(e.b, l.query...)
 	e.b = append(e.b, '"')
 }
 

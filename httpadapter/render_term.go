@@ -24,7 +24,7 @@ func (l *links) termURLs(e *enc, t *calendar.Term) {
 	e.key("self")
 	l.restURL(e, coll, t.ID)
 	e.key("collection")
-	e.strs(l.rest, coll)
+	e.strs(l.rest, coll, l.query)
 	if t.Parent != 0 {
 		e.key("up")
 		l.restURL(e, coll, t.Parent)

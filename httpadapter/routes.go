@@ -233,9 +233,10 @@ func termWriteArgs(create, hier bool) []Arg {
 func postRoutes[V, I, Q any](h *Handler, k *postKind[V, I, Q], list []Arg, write func(create, bySlug bool) []Arg) []*Route {
 	c := "/" + k.plural
 	one := strings.TrimSuffix(k.plural, "s")
-	idRead := []Arg{idArg}
+	idRead, slugRead := []Arg{idArg}, []Arg{slugArg}
 	if k.pwd {
 		idRead = append(idRead, passwordArg)
+		slugRead = append(slugRead, passwordArg)
 	}
 	return []*Route{
 		{Methods: get, Path: c, Summary: "List " + k.plural, Args: list, serve: k.listH(h)},
@@ -243,9 +244,9 @@ func postRoutes[V, I, Q any](h *Handler, k *postKind[V, I, Q], list []Arg, write
 		{Methods: get, Path: c + "/{id}", Summary: "Read " + article(one), Args: withLang(idRead...), serve: k.getH(h)},
 		{Methods: updates, Path: c + "/{id}", Summary: "Update " + article(one), Args: withLang(append([]Arg{idArg}, write(false, false)...)...), need: calendar.RoleContributor, serve: k.updateH(h)},
 		{Methods: del, Path: c + "/{id}", Summary: "Delete " + article(one), Args: withLang(append(append([]Arg{}, idRead...), forceArg)...), need: calendar.RoleContributor, serve: k.deleteH(h)},
-		{Methods: get, Path: c + "/by-slug/{slug}", Summary: "Read " + article(one) + " by slug", Args: withLang(slugArg), serve: k.getH(h)},
+		{Methods: get, Path: c + "/by-slug/{slug}", Summary: "Read " + article(one) + " by slug", Args: withLang(slugRead...), serve: k.getH(h)},
 		{Methods: updates, Path: c + "/by-slug/{slug}", Summary: "Update " + article(one) + " found by slug", Args: withLang(append([]Arg{slugArg}, write(false, true)...)...), need: calendar.RoleContributor, serve: k.updateH(h)},
-		{Methods: del, Path: c + "/by-slug/{slug}", Summary: "Delete " + article(one) + " by slug", Args: withLang(slugArg, forceArg), need: calendar.RoleContributor, serve: k.deleteH(h)},
+		{Methods: del, Path: c + "/by-slug/{slug}", Summary: "Delete " + article(one) + " by slug", Args: withLang(append(append([]Arg{}, slugRead...), forceArg)...), need: calendar.RoleContributor, serve: k.deleteH(h)},
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // The tests run against real servers. REDIS_URL names the single node
 // (default redis://127.0.0.1:6379/0) and REDIS_CLUSTER_ADDRS the cluster
 // (default 127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002). A server that is
-// not reachable skips the tests, except under CI=true, where it fails them.
+// not reachable skips the tests, except under EVENTCAL_REQUIRE_REDIS=1 (set by .ci/run), where it fails them.
 
 func redisURL() string {
 	if u := os.Getenv("REDIS_URL"); u != "" {
@@ -31,11 +31,11 @@ func clusterAddrs() []string {
 	return []string{"127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"}
 }
 
-// unreachable skips tb, or fails it under CI.
+// unreachable skips tb, or fails it when EVENTCAL_REQUIRE_REDIS=1.
 func unreachable(tb testing.TB, what, howto string, err error) {
 	tb.Helper()
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("%s not reachable under CI: %v", what, err)
+	if os.Getenv("EVENTCAL_REQUIRE_REDIS") == "1" {
+		tb.Fatalf("%s not reachable with EVENTCAL_REQUIRE_REDIS=1: %v", what, err)
 	}
 	tb.Skipf("%s not reachable (%v); %s", what, err, howto)
 }

@@ -31,7 +31,7 @@ func referenceReceiver(t *testing.T, secrets map[string]string) string {
 	}
 	if err != nil {
 		msg := "the Standard Webhooks reference receiver needs node and `npm ci --prefix httpadapter/webhooks/testdata/verifier` (.ci/run does it): " + err.Error()
-		if os.Getenv("CI") != "" {
+		if os.Getenv("EVENTCAL_REQUIRE_NODE") == "1" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)

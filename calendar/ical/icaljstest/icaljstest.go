@@ -9,7 +9,7 @@
 //	npm install --prefix "${XDG_CACHE_HOME:-$HOME/.cache}/eventcal-node" ical.js@2.2.1
 //
 // When either is missing, Parse skips the test with a message saying so —
-// except under CI=true, where it fails it.
+// except under EVENTCAL_REQUIRE_NODE=1, where it fails it.
 package icaljstest
 
 import (
@@ -97,13 +97,13 @@ func Available() (nodePath string, why string) {
 	return dir, ""
 }
 
-// Require skips t (fails it under CI=true) when ical.js cannot be run.
+// Require skips t (fails it under EVENTCAL_REQUIRE_NODE=1) when ical.js cannot be run.
 func Require(t testing.TB) string {
 	t.Helper()
 	dir, why := Available()
 	if why != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("ical.js needed under CI: %s", why)
+		if os.Getenv("EVENTCAL_REQUIRE_NODE") == "1" {
+			t.Fatalf("ical.js needed with EVENTCAL_REQUIRE_NODE=1: %s", why)
 		}
 		t.Skipf("skipping the ical.js check: %s", why)
 	}
