@@ -22,7 +22,7 @@ type conformanceTest struct {
 func Run(t *testing.T, newRepo Factory) {
 	groups := [][]conformanceTest{
 		crudTests, slugTests, versionTests, deleteTests, writeTests, nameTests,
-		listTests, isolationTests, contextTests, consistencyTests,
+		listTests, isolationTests, contextTests, consistencyTests, seriesTests,
 	}
 	for _, group := range groups {
 		for _, tc := range group {
