@@ -204,9 +204,23 @@ func uidKey(k calendar.Kind, uid string) []byte {
 //	len(status) status flags author(8) date(12) start(12) end(12) parent(8)
 //
 // Times are Unix seconds and nanoseconds, exact for any instant.
+//
+// Flags written before series existed have the series bits clear, which is
+// what those records are: neither series nor occurrences.
 const (
 	flagFeatured = 1 << iota
 	flagHidden
+	flagSeries       // the post carries a recurrence rule
+	flagRecurrenceID // the post has a recurrence id (an occurrence)
+	flagDetached     // the occurrence was edited on its own
+)
+
+// summaryRule and summaryRecurrenceID stand in a skeleton record for a
+// rule and a recurrence id the summary only says exist: MatchPost looks at
+// no more than that.
+var (
+	summaryRule         = []string{"RRULE:"}
+	summaryRecurrenceID = time.Unix(1, 0).UTC()
 )
 
 func encodeSummary(p *calendar.PostRecord) []byte {
@@ -219,6 +233,15 @@ func encodeSummary(p *calendar.PostRecord) []byte {
 	}
 	if p.HideFromListings {
 		flags |= flagHidden
+	}
+	if len(p.Recurrence) > 0 {
+		flags |= flagSeries
+	}
+	if !p.RecurrenceID.IsZero() {
+		flags |= flagRecurrenceID
+	}
+	if p.Detached {
+		flags |= flagDetached
 	}
 	b = append(b, flags)
 	b = binary.BigEndian.AppendUint64(b, uint64(p.Author))
@@ -244,6 +267,14 @@ func decodeSummary(b []byte, p *calendar.PostRecord) error {
 	b = b[1+n:]
 	p.Featured = b[0]&flagFeatured != 0
 	p.HideFromListings = b[0]&flagHidden != 0
+	p.Recurrence, p.RecurrenceID = nil, time.Time{}
+	if b[0]&flagSeries != 0 {
+		p.Recurrence = summaryRule
+	}
+	if b[0]&flagRecurrenceID != 0 {
+		p.RecurrenceID = summaryRecurrenceID
+	}
+	p.Detached = b[0]&flagDetached != 0
 	p.Author = int64(binary.BigEndian.Uint64(b[1:]))
 	p.Date = readTime(b[9:])
 	p.Start = readTime(b[21:])

@@ -366,6 +366,8 @@ func decodeEvent(args map[string]any, v *calendar.Validation, bySlug bool) calen
 	r.venues("venue", &in.Venue)
 	r.organizers("organizer", &in.Organizer)
 	r.int("post_parent", &in.PostParent)
+	r.recurrence("recurrence", &in.Recurrence)
+	r.scope("scope", &in.Scope)
 	return in
 }
 

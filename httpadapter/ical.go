@@ -182,6 +182,7 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
 		return err
 	}
+	checkSeriesMode(&q)
 	carryInvalid(&q, &v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))

@@ -29,7 +29,10 @@ func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput,
 		name: "event", plural: "events", letter: 'e', pwd: true,
 		qdec:  newQueryDecoder(d, calendar.EventQuery{}),
 		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
-		list: listVia(calendar.Calendar.ListEvents, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
+		list: listVia(func(c calendar.Calendar, ctx context.Context, q calendar.EventQuery) (*calendar.EventPage, error) {
+			checkSeriesMode(&q)
+			return c.ListEvents(ctx, q)
+		}, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
 			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
 		get:     calendar.Calendar.GetEvent,

@@ -139,6 +139,7 @@ func (l *links) event(e *enc, ev *calendar.Event, withLD bool) {
 		l.organizer(e, &ev.Organizers[i], false)
 	}
 	e.close(']')
+	l.seriesMembers(e, ev)
 	if withLD {
 		e.key("json_ld")
 		l.eventLD(e, ev, &c)

@@ -88,8 +88,10 @@ func expectedEvent(f fixture, withLD bool) map[string]any {
 			"taxonomy": "post_tag", "description": "", "parent": float64(0), "count": float64(1),
 			"filter": "raw", "id": float64(f.live), "urls": map[string]any{
 				"self": fmt.Sprintf("%s/tags/%d", rest, f.live), "collection": rest + "/tags"}}},
-		"venue":     expectedVenue(f, false),
-		"organizer": []any{expectedOrganizer(f, false)},
+		"venue":      expectedVenue(f, false),
+		"organizer":  []any{expectedOrganizer(f, false)},
+		"recurrence": []any{},
+		"series":     nil,
 	}
 	if withLD {
 		ev["json_ld"] = map[string]any{
@@ -115,7 +117,7 @@ var eventKeyOrder = []string{"id", "global_id", "global_id_lineage", "author", "
 	"start_date", "start_date_details", "end_date", "end_date_details", "utc_start_date", "utc_start_date_details",
 	"utc_end_date", "utc_end_date_details", "timezone", "timezone_abbr", "cost", "cost_details", "website",
 	"show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "categories", "tags", "venue",
-	"organizer", "json_ld"}
+	"organizer", "recurrence", "series", "json_ld"}
 
 func TestEventRepresentation(t *testing.T) {
 	e := newEnv(t)

@@ -107,6 +107,8 @@ func eventListArgs() []Arg {
 		Arg{Name: "include", Type: "array", Items: "integer", Description: "Only these event ids; date filters are ignored."},
 		Arg{Name: "post_parent", Type: "integer", Description: "Children of this event."},
 		Arg{Name: "ticketed", Type: "boolean", Description: "false matches every event; true is refused (no ticketing)."},
+		Arg{Name: "series", Type: "string", Default: "occurrences", Enum: []string{"occurrences", "series"},
+			Description: "occurrences: the occurrences of recurring events and single events; series: the series records (with their rule) instead of the occurrences they make, for clients that expand rules themselves."},
 	)
 	return withLang(a...)
 }
@@ -171,7 +173,12 @@ func eventWriteArgs(create, bySlug bool) []Arg {
 		Arg{Name: "venue", Type: "array", Items: "", Description: "Venue ids, {\"id\": n} objects or venue objects to create."},
 		Arg{Name: "organizer", Type: "array", Items: "", Description: "Organizer ids, {\"id\": n} objects or organizer objects to create."},
 		Arg{Name: "post_parent", Type: "integer", Description: "Id of the parent event."},
+		Arg{Name: "recurrence", Type: "", Description: "RFC 5545 lines making the event a series: at most one RRULE (FREQ DAILY to YEARLY), any RDATE and EXDATE; an array of strings or one string of lines. An empty value makes a series a single event again."},
 	)
+	if !create {
+		a = append(a, Arg{Name: "scope", Type: "string", Default: "this", Enum: []string{"this", "following"},
+			Description: "On an occurrence of a series: this detaches and changes it alone; following splits the series there and changes the new series."})
+	}
 	a = append(a, dateArgs...)
 	if !bySlug {
 		a = append(a, passwordArg)

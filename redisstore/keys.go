@@ -30,6 +30,8 @@ func (k keys) evDur() string                       { return k.tag + "ev:dur" }
 func (k keys) evStatus(s calendar.Status) string   { return k.tag + "ev:st:" + string(s) }
 func (k keys) evFeatured() string                  { return k.tag + "ev:featured" }
 func (k keys) evHidden() string                    { return k.tag + "ev:hidden" }
+func (k keys) evSeries() string                    { return k.tag + "ev:series" }
+func (k keys) evInstance() string                  { return k.tag + "ev:instance" }
 func (k keys) evParent(id int64) string            { return k.evParentPrefix() + itoa(id) }
 func (k keys) children(id int64) string            { return k.childrenPrefix() + itoa(id) }
 func (k keys) childrenPrefix() string              { return k.tag + "cat:children:" }
@@ -114,6 +116,14 @@ func (k keys) postEnts(p *calendar.PostRecord, id tval) []zent {
 	}
 	if p.HideFromListings {
 		out = append(out, zent{lit(k.evHidden()), st})
+	}
+	// Series records and the occurrences a rule still owns: the sets the
+	// window path decides on metas when a list hides one or the other.
+	if len(p.Recurrence) > 0 {
+		out = append(out, zent{lit(k.evSeries()), st})
+	}
+	if p.PostParent != 0 && !p.RecurrenceID.IsZero() && !p.Detached {
+		out = append(out, zent{lit(k.evInstance()), st})
 	}
 	if p.PostParent != 0 {
 		out = append(out, zent{prefixed(k.evParentPrefix(), p.PostParent), st})

@@ -45,6 +45,17 @@ func metaTval(p *calendar.PostRecord) tval {
 	if p.HideFromListings {
 		flags |= 2
 	}
+	// Metas written before series existed have these bits clear, which is
+	// what those records are.
+	if len(p.Recurrence) > 0 {
+		flags |= 4
+	}
+	if !p.RecurrenceID.IsZero() {
+		flags |= 8
+	}
+	if p.Detached {
+		flags |= 16
+	}
 	b = append(b, flags)
 	var out tval
 	id := func(v int64) {
@@ -84,6 +95,13 @@ func decodeMeta(id int64, b string) (*calendar.PostRecord, error) {
 	return p.Clone(), nil
 }
 
+// metaRule and metaRecurrenceID stand in a decoded meta for a rule and a
+// recurrence id the meta only says exist: storage.MatchPost looks at no more.
+var (
+	metaRule         = []string{"RRULE:"}
+	metaRecurrenceID = time.Unix(1, 0).UTC()
+)
+
 // metaScratch decodes metas one after the other into the same record and
 // link buffers, so confirming thousands of candidates allocates nothing per
 // candidate. The record it returns is valid until the next decode.
@@ -104,6 +122,13 @@ func (m *metaScratch) decode(id int64, b string) (*calendar.PostRecord, error) {
 	p.Date, p.Start, p.End = d.time(), d.time(), d.time()
 	flags := d.byte()
 	p.Featured, p.HideFromListings = flags&1 != 0, flags&2 != 0
+	if flags&4 != 0 {
+		p.Recurrence = metaRule
+	}
+	if flags&8 != 0 {
+		p.RecurrenceID = metaRecurrenceID
+	}
+	p.Detached = flags&16 != 0
 	p.PostParent = d.varint()
 	for i, k := range linkKinds {
 		n := d.uvarint()

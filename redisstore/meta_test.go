@@ -33,6 +33,12 @@ func TestMetaMatchesLikeRecord(t *testing.T) {
 			Author: int64(rng.IntN(3)), Date: instant(), Start: instant(), End: instant(), Featured: rng.IntN(2) == 0,
 			HideFromListings: rng.IntN(3) == 0, PostParent: int64(rng.IntN(3)), VenueIDs: ids(), OrganizerIDs: ids(),
 			CategoryIDs: ids(), TagIDs: ids(), Title: calendar.Text{"en": "x"}, Slug: "s"}
+		switch rng.IntN(4) {
+		case 0:
+			p.Recurrence = []string{"RRULE:FREQ=WEEKLY", "EXDATE:20260105T190000Z"}
+		case 1, 2:
+			p.RecurrenceID, p.Detached = instant(), rng.IntN(2) == 0
+		}
 		m, err := decodeMeta(p.ID, string(encodeMeta(p)))
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +48,7 @@ func TestMetaMatchesLikeRecord(t *testing.T) {
 	for i := range 2000 {
 		q := &calendar.PostQuery{Kind: calendar.Kind(1 + rng.IntN(3)), Now: instant(), VenueIDs: ids(), NotVenueIDs: ids(),
 			OrganizerIDs: ids(), CategoryIDs: ids(), TagIDs: ids(), PostParent: int64(rng.IntN(3)), ExcludeHidden: rng.IntN(2) == 0,
-			IDs: ids(), ExcludeIDs: ids()}
+			IDs: ids(), ExcludeIDs: ids(), Series: calendar.StoredSeries(rng.IntN(3))}
 		if rng.IntN(2) == 0 {
 			q.Start = calendar.TimeRange{From: instant(), To: instant(), FromExclusive: rng.IntN(2) == 0}
 		}

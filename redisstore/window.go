@@ -39,13 +39,14 @@ import (
 // the decided matches plus, per counted set, the first offset+limit core
 // events and their ties, sorted on the exact starts of their metas.
 //
-// Restrictions on links, Featured, PostParent and ExcludeHidden are checked
-// on the metas too. When the events must be in some sets (Featured true,
-// PostParent, any-of links), nothing is counted: the events of the smallest
-// such union in the full range are all decided on their metas. Sets whose
-// events a restriction refuses (hidden, featured when Featured is false, an
-// excluded venue) are "exceptions": their events in the full range are
-// decided on their metas, so a core event outside them matches.
+// Restrictions on links, Featured, PostParent, ExcludeHidden and Series are
+// checked on the metas too. When the events must be in some sets (Featured
+// true, PostParent, any-of links), nothing is counted: the events of the
+// smallest such union in the full range are all decided on their metas. Sets
+// whose events a restriction refuses (hidden, featured when Featured is
+// false, an excluded venue, series records, occurrences a rule owns) are
+// "exceptions": their events in the full range are decided on their metas,
+// so a core event outside them matches.
 //
 // The work is bounded, because Lua blocks Redis while it runs and deciding
 // an event on its meta costs about 10 µs (HGET and decoding): at most
@@ -110,6 +111,12 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 		if q.Featured != nil && !*q.Featured {
 			exceptions = append(exceptions, s.k.evFeatured())
 		}
+		switch q.Series {
+		case calendar.SeriesHideTemplates:
+			exceptions = append(exceptions, s.k.evSeries())
+		case calendar.SeriesHideInstances:
+			exceptions = append(exceptions, s.k.evInstance())
+		}
 		exceptions = append(exceptions, s.linkSets(calendar.KindVenue, q.NotVenueIDs)...)
 	}
 	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart()}, counted...)
@@ -156,7 +163,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 	if q.Featured != nil {
 		featured = flag(*q.Featured)
 	}
-	args = append(args, featured, q.PostParent, flag(q.ExcludeHidden))
+	args = append(args, featured, q.PostParent, flag(q.ExcludeHidden), int(q.Series))
 	for _, ids := range lists {
 		args = append(args, len(ids))
 		for _, id := range ids {

@@ -57,6 +57,7 @@ local function window(wa)
   for _ = 1, tonumber(arg()) do own[arg()] = true end
   for i = 1, tonumber(arg()) do local v = arg(); excluded[v] = true; exclList[i] = v end
   local wantFeatured, parent, excludeHidden = arg(), tonumber(arg()), arg() == '1'
+  local series = tonumber(arg()) -- calendar.StoredSeries: 1 hides series records, 2 owned occurrences
   local function idSet()
     local n = tonumber(arg())
     if n == 0 then return nil end
@@ -118,7 +119,7 @@ local function window(wa)
       links[i] = ids
     end
     if p ~= #m + 1 then bad = true end
-    return flags % 2 == 1, flags % 4 >= 2, parent, links
+    return flags % 2 == 1, flags % 4 >= 2, parent, links, flags % 8 >= 4, flags % 16 >= 8, flags % 32 >= 16
   end
   local function meets(set, ids)
     for _, id in ipairs(ids) do if set[id] then return true end end
@@ -145,8 +146,9 @@ local function window(wa)
   local function match(id, m)
     local kind, status, author, dS, dN, sS, sN, eS, eN, p = decode(m)
     if bad or kind ~= evKind or excluded[id] then return false end
-    local featured, hidden, par, links = rest(m, p)
+    local featured, hidden, par, links, rule, rid, detached = rest(m, p)
     if bad then return false end
+    if series == 1 and rule or series == 2 and par ~= 0 and rid and not detached then return false end
     if wantFeatured == '1' and not featured or wantFeatured == '0' and featured then return false end
     if parent ~= 0 and par ~= parent or excludeHidden and hidden then return false end
     for i = 1, 4 do

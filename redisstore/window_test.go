@@ -16,7 +16,8 @@ import (
 // brute force over the records, on data made to hit its edge cases: ties and
 // sub-microsecond starts, events on the bounds, long events, events ending
 // before they start or lying outside the exact score range, future events
-// around Now, and bounds tight enough that it gives up.
+// around Now, series records and occurrences, and bounds tight enough that
+// it gives up.
 func TestWindowMatchesCandidatePath(t *testing.T) {
 	c := singleClient(t)
 	ctx := context.Background()
@@ -85,6 +86,14 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 		if n := rng.IntN(3); n > 0 {
 			p.PostParent = parents[n-1]
 		}
+		// Series records and occurrences, owned or detached (links to a
+		// series need not be consistent here: only the flags are indexed).
+		switch rng.IntN(6) {
+		case 0:
+			p.Recurrence = []string{"RRULE:FREQ=DAILY;COUNT=3"}
+		case 1, 2:
+			p.RecurrenceID, p.Detached = start, rng.IntN(3) == 0
+		}
 		p.VenueIDs, p.OrganizerIDs = someOf(rng, venues), someOf(rng, orgs)
 		p.CategoryIDs, p.TagIDs = someOf(rng, cats), someOf(rng, tags)
 		all = append(all, mustCreate(t, fast, p))
@@ -152,6 +161,7 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 			f := rng.IntN(2) == 0
 			q.Featured = &f
 		}
+		q.Series = calendar.StoredSeries(rng.IntN(3))
 		switch rng.IntN(12) {
 		case 0:
 			q.Kind = calendar.KindVenue

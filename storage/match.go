@@ -51,12 +51,28 @@ func MatchPost(q *calendar.PostQuery, p *calendar.PostRecord) bool {
 		if q.ExcludeHidden && p.HideFromListings {
 			return false
 		}
+		if !seriesMatches(q.Series, p) {
+			return false
+		}
 	}
 	if q.Name != "" && !nameMatches(p.Title, q.Name) {
 		return false
 	}
 	if len(q.Search) > 0 && !searchMatches(p.SearchText(q.Lang), q.Search) {
 		return false
+	}
+	return true
+}
+
+// seriesMatches applies the restriction on recurring events: a series
+// record is a post with a rule; an occurrence the rule made (and still owns)
+// has a parent and a recurrence id and is not detached.
+func seriesMatches(s calendar.StoredSeries, p *calendar.PostRecord) bool {
+	switch s {
+	case calendar.SeriesHideTemplates:
+		return len(p.Recurrence) == 0
+	case calendar.SeriesHideInstances:
+		return p.PostParent == 0 || p.RecurrenceID.IsZero() || p.Detached
 	}
 	return true
 }

@@ -162,6 +162,14 @@ func seedDataset(t testing.TB, r calendar.Repository, rng *rand.Rand, events int
 		if len(ds.events) > 0 && rng.IntN(8) == 0 {
 			e.PostParent = pick(rng, ds.events[:min(len(ds.events), 20)]).ID // a few parents with several children
 		}
+		// Series records and occurrences (owned or detached) for the Series
+		// restriction; chosen by position so the random stream stays as it was.
+		switch {
+		case i%23 == 5:
+			e.Recurrence = []string{"RRULE:FREQ=WEEKLY;COUNT=4"}
+		case e.PostParent != 0:
+			e.RecurrenceID, e.Detached = e.Start, i%3 == 0
+		}
 		ds.events = append(ds.events, mustCreatePost(t, r, e))
 	}
 	return ds

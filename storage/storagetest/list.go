@@ -71,6 +71,7 @@ func describe(q *calendar.PostQuery) string {
 	}
 	field("PostParent", q.PostParent != 0, q.PostParent)
 	field("ExcludeHidden", q.ExcludeHidden, true)
+	field("Series", q.Series != calendar.SeriesAny, q.Series)
 	field("Search", len(q.Search) > 0, q.Search)
 	field("Lang", q.Lang != "", q.Lang)
 	field("Name", q.Name != "", fmt.Sprintf("%q", q.Name))
@@ -234,6 +235,9 @@ func randomEventQuery(rng *rand.Rand, ds *dataset) *calendar.PostQuery {
 		q.PostParent = pick(rng, eventIDs[:25])
 	}
 	q.ExcludeHidden = rng.IntN(2) == 0
+	if rng.IntN(3) != 0 {
+		q.Series = calendar.StoredSeries(1 + rng.IntN(2))
+	}
 	if rng.IntN(6) == 0 {
 		q.Search = randomSearch(rng)
 		q.Lang = pick(rng, append([]calendar.Lang{""}, dataLangs...))

@@ -22,7 +22,8 @@ type conformanceTest struct {
 func Run(t *testing.T, newRepo Factory) {
 	groups := [][]conformanceTest{
 		crudTests, slugTests, versionTests, deleteTests, writeTests, nameTests,
-		listTests, countTests, isolationTests, contextTests, consistencyTests, changeTests,
+		listTests, countTests, isolationTests, contextTests, consistencyTests,
+		changeTests, seriesTests,
 	}
 	for _, group := range groups {
 		for _, tc := range group {

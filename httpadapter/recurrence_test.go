@@ -1,0 +1,199 @@
+package httpadapter
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eventcal/eventcal/calendar"
+	"github.com/google/go-cmp/cmp"
+)
+
+// invalidParams returns the argument names a 400 answer names.
+func invalidParams(t *testing.T, r *resp) []string {
+	t.Helper()
+	if r.errCode() != "rest_invalid_param" {
+		t.Fatalf("error code %q, want rest_invalid_param: %s", r.errCode(), r.Raw)
+	}
+	var out []string
+	for k := range r.obj()["data"].(map[string]any)["params"].(map[string]any) {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A series carries its lines and no series link; an occurrence carries an
+// empty rule and its link, with the recurrence id in the site zone (the
+// zone `date` is written in) and in UTC.
+func TestRenderSeriesMembers(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	l := &links{site: "http://example.test", host: "example.test", rest: "http://example.test/wp-json/calendar/events/v1"}
+	render := func(ev *calendar.Event) map[string]any {
+		var e enc
+		l.event(&e, ev, false)
+		var m map[string]any
+		if err := json.Unmarshal(e.b, &m); err != nil {
+			t.Fatalf("%v\n%s", err, e.b)
+		}
+		return m
+	}
+	start := time.Date(2026, 3, 31, 19, 0, 0, 0, berlin) // New York and Berlin both on summer time
+	series := &calendar.Event{ID: 5, Slug: "choir", Date: time.Date(2026, 1, 1, 9, 0, 0, 0, ny), Start: start, End: start.Add(time.Hour),
+		TimeZone: "Europe/Berlin", Recurrence: []string{"RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10", "EXDATE;TZID=Europe/Berlin:20260407T190000"}}
+	m := render(series)
+	if diff := cmp.Diff([]any{"RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10", "EXDATE;TZID=Europe/Berlin:20260407T190000"}, m["recurrence"]); diff != "" {
+		t.Errorf("series recurrence (-want +got):\n%s", diff)
+	}
+	if m["series"] != nil {
+		t.Errorf("series link of a series: %v", m["series"])
+	}
+	occ := *series
+	occ.ID, occ.Slug, occ.Recurrence = 9, "choir-2026-03-31", nil
+	occ.Series = &calendar.SeriesLink{ID: 5, RecurrenceID: start, Detached: true}
+	m = render(&occ)
+	want := map[string]any{"id": float64(5), "rest_url": "http://example.test/wp-json/calendar/events/v1/events/5",
+		"recurrence_id": "2026-03-31 13:00:00", "recurrence_id_utc": "2026-03-31 17:00:00", "detached": true}
+	if diff := cmp.Diff(want, m["series"]); diff != "" {
+		t.Errorf("occurrence series link (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{}, m["recurrence"]); diff != "" {
+		t.Errorf("occurrence recurrence (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecodeRecurrenceAndScope(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		args  map[string]any
+		want  calendar.Opt[[]string]
+		scope calendar.Scope
+		bad   []string
+	}{
+		{name: "absent"},
+		{name: "array", args: map[string]any{"recurrence": []any{"RRULE:FREQ=DAILY;COUNT=3", " EXDATE:20260102T100000Z "}},
+			want: calendar.Some([]string{"RRULE:FREQ=DAILY;COUNT=3", "EXDATE:20260102T100000Z"})},
+		{name: "lines", args: map[string]any{"recurrence": "RRULE:FREQ=WEEKLY\r\n\r\nRDATE:20260105T100000Z\nEXDATE:20260112T100000Z\n"},
+			want: calendar.Some([]string{"RRULE:FREQ=WEEKLY", "RDATE:20260105T100000Z", "EXDATE:20260112T100000Z"})},
+		{name: "null clears", args: map[string]any{"recurrence": nil}, want: calendar.Some([]string{})},
+		{name: "empty array clears", args: map[string]any{"recurrence": []any{}}, want: calendar.Some([]string{})},
+		{name: "empty string clears", args: map[string]any{"recurrence": ""}, want: calendar.Some([]string{})},
+		{name: "number", args: map[string]any{"recurrence": json.Number("3")}, bad: []string{"recurrence"}},
+		{name: "object", args: map[string]any{"recurrence": map[string]any{"a": "b"}}, bad: []string{"recurrence"}},
+		{name: "array of numbers", args: map[string]any{"recurrence": []any{"RRULE:FREQ=DAILY", true}}, bad: []string{"recurrence"}},
+		{name: "scope this", args: map[string]any{"scope": "this"}, scope: calendar.ScopeThis},
+		{name: "scope following", args: map[string]any{"scope": "following"}, scope: calendar.ScopeFollowing},
+		{name: "scope repeated", args: map[string]any{"scope": []any{"this", "following"}}, scope: calendar.ScopeFollowing},
+		{name: "scope bogus", args: map[string]any{"scope": "all"}, bad: []string{"scope"}},
+		{name: "scope number", args: map[string]any{"scope": json.Number("1")}, bad: []string{"scope"}},
+	} {
+		var v calendar.Validation
+		in := decodeEvent(c.args, &v, false)
+		var bad []string
+		if err := v.Err(); err != nil {
+			var ve *calendar.Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			for k := range ve.Params {
+				bad = append(bad, k)
+			}
+			slices.Sort(bad)
+		}
+		if !slices.Equal(bad, c.bad) {
+			t.Errorf("%s: invalid %v, want %v", c.name, bad, c.bad)
+		}
+		if c.bad == nil && (in.Recurrence.Set != c.want.Set || !slices.Equal(in.Recurrence.Value, c.want.Value) || in.Scope != c.scope) {
+			t.Errorf("%s: recurrence %+v scope %q, want %+v %q", c.name, in.Recurrence, in.Scope, c.want, c.scope)
+		}
+	}
+}
+
+// Through the real handlers: bad `recurrence`, `scope` and `series` are 400
+// naming the argument, and nothing is stored.
+func TestRecurrenceArgumentsOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	f := e.fixture()
+	body := func(extra map[string]any) map[string]any {
+		b := map[string]any{"title": "Choir", "start_date": "2026-12-01 19:00:00", "end_date": "2026-12-01 21:00:00"}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	before := e.do("GET", testNS+"/events?status=publish,draft,pending,private,future", nil, user("admin")).must(t, 200).obj()["total"]
+	for _, c := range []struct {
+		extra map[string]any
+		param string
+	}{
+		{map[string]any{"recurrence": 7}, "recurrence"},
+		{map[string]any{"recurrence": []any{"RRULE:FREQ=WEEKLY", 3}}, "recurrence"},
+		{map[string]any{"scope": "everything"}, "scope"},
+	} {
+		r := e.do("POST", testNS+"/events", body(c.extra), user("admin")).must(t, 400)
+		if got := invalidParams(t, r); !slices.Contains(got, c.param) {
+			t.Errorf("POST with %v: params %v, want %q named", c.extra, got, c.param)
+		}
+		r = e.do("POST", fmt.Sprintf("%s/events/%d", testNS, f.event), c.extra, user("admin")).must(t, 400)
+		if got := invalidParams(t, r); !slices.Contains(got, c.param) {
+			t.Errorf("update with %v: params %v, want %q named", c.extra, got, c.param)
+		}
+	}
+	after := e.do("GET", testNS+"/events?status=publish,draft,pending,private,future", nil, user("admin")).must(t, 200).obj()["total"]
+	if before != after {
+		t.Errorf("refused writes changed the number of events: %v then %v", before, after)
+	}
+	r := e.do("GET", testNS+"/events?series=all", nil).must(t, 400)
+	if got := invalidParams(t, r); !slices.Contains(got, "series") {
+		t.Errorf("series=all: params %v", got)
+	}
+	for _, mode := range []string{"occurrences", "series"} {
+		e.do("GET", testNS+"/events?series="+mode, nil).must(t, 200)
+	}
+}
+
+// The OpenAPI document describes the members and the arguments.
+func TestDocDescribesRecurrence(t *testing.T) {
+	e := newEnv(t)
+	doc := e.do("GET", testNS+"/doc", nil).must(t, 200).obj()
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	props := schemas["Event"].(map[string]any)["properties"].(map[string]any)
+	if props["recurrence"] == nil || props["series"] == nil {
+		t.Errorf("Event schema lacks recurrence or series: %v", props)
+	}
+	link, _ := json.Marshal(schemas["SeriesLink"])
+	for _, k := range []string{"recurrence_id", "recurrence_id_utc", "detached", "rest_url", `"nullable":true`} {
+		if !strings.Contains(string(link), k) {
+			t.Errorf("SeriesLink schema lacks %s: %s", k, link)
+		}
+	}
+	paths := doc["paths"].(map[string]any)
+	op := func(path, method string) string {
+		b, _ := json.Marshal(paths[path].(map[string]any)[method])
+		return string(b)
+	}
+	if s := op("/events", "get"); !strings.Contains(s, `"series"`) || !strings.Contains(s, `"occurrences"`) {
+		t.Errorf("GET /events does not document series: %s", s)
+	}
+	if s := op("/events", "post"); !strings.Contains(s, `"recurrence"`) || strings.Contains(s, `"scope"`) {
+		t.Errorf("POST /events: recurrence documented, scope not: %s", s)
+	}
+	if s := op("/events/{id}", "post"); !strings.Contains(s, `"recurrence"`) || !strings.Contains(s, `"following"`) {
+		t.Errorf("POST /events/{id} does not document recurrence and scope: %s", s)
+	}
+}
+
+// The feed takes the list's `series` argument and refuses the same values.
+func TestFeedSeriesArgument(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("GET", testNS+"/events.ics?series=everything", nil).must(t, 400)
+	if got := invalidParams(t, r); !slices.Contains(got, "series") {
+		t.Errorf("feed series=everything: params %v", got)
+	}
+	e.do("GET", testNS+"/events.ics?series=series", nil).must(t, 200)
+}
