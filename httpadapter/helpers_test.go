@@ -139,8 +139,10 @@ func (e *env) do(method, path string, body any, opts ...reqOpt) *resp {
 	for _, o := range opts {
 		o(req)
 	}
+	sent := readAll(e.t, req)
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
+	checkExchange(e.t, req, sent, rec) // against the OpenAPI document (openapi_check_test.go)
 	out := &resp{Code: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
 	if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && rec.Body.Len() > 0 {
 		if err := json.Unmarshal(rec.Body.Bytes(), &out.JSON); err != nil {
