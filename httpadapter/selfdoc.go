@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 )
@@ -194,9 +195,7 @@ func responseSchema(rt *Route) map[string]any {
 // to create, alone or in a list.
 func writeRefSchema(write string) map[string]any {
 	one := anyOf(prop("integer"), prop("string"), ref(write))
-	m := anyOf(prop("integer"), prop("string"), ref(write), arrayOf(one))
-	m["nullable"] = true
-	return m
+	return anyOf(nullable("integer"), prop("string"), ref(write), arrayOf(one))
 }
 
 func anyOf(alts ...map[string]any) map[string]any {
@@ -238,8 +237,14 @@ func docArgSchema(a Arg, body bool) map[string]any {
 	default:
 		m = argSchema(a)
 	}
-	if body {
-		m["nullable"] = true // null clears a write field
+	if body { // null clears a write field; OpenAPI 3.0 puts nullable beside a type
+		if alts, ok := m["anyOf"].([]any); ok {
+			first := maps.Clone(alts[0].(map[string]any))
+			first["nullable"] = true
+			alts[0] = first
+		} else if m["type"] != nil {
+			m["nullable"] = true
+		}
 	}
 	return m
 }
