@@ -199,6 +199,7 @@ func doHandler(t *testing.T, h http.Handler, method, path string) *resp {
 	req := httptest.NewRequest(method, "http://"+testHost+path, nil)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	checkExchange(t, req, nil, rec)
 	out := &resp{Code: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
 	if rec.Body.Len() > 0 && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(rec.Body.Bytes(), &out.JSON); err != nil {
