@@ -182,7 +182,7 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
 		return err
 	}
-	carryInvalid(&q, &v)
+	q.Invalid = takeInvalid(&v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))
 	if err != nil {
