@@ -2,6 +2,7 @@ package calendar
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -163,8 +164,10 @@ func (v *Validation) Missing(name string) { v.missing = append(v.missing, name) 
 func (v *Validation) Has(name string) bool { _, ok := v.params[name]; return ok }
 
 // Err returns nil when nothing was recorded, else the *Error naming every bad
-// argument. Missing arguments take precedence, as in the original interface.
+// argument. Missing arguments take precedence, as in the original interface;
+// an argument that was sent with a bad value is invalid, never missing.
 func (v *Validation) Err() error {
+	v.missing = slices.DeleteFunc(v.missing, v.Has)
 	if len(v.missing) > 0 {
 		return &Error{Code: CodeInvalid, Reason: "rest_missing_callback_param",
 			Message: "Missing parameter(s): " + strings.Join(v.missing, ", "),

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -219,7 +218,7 @@ func postVisibility(c caller, v *Validation, asked []string) Visibility {
 	}
 	var vis Visibility
 	for _, part := range splitList(asked) {
-		st := Status(strings.ToLower(part))
+		st := Status(part) // exact lower-case words (wire §2): PUBLISH is no status
 		switch {
 		case !st.Valid():
 			v.Add("status", fmt.Sprintf("%q is not a status", part))

@@ -88,8 +88,9 @@ func (s *Service) paging(v *Validation, page, perPage int) (int, int, int) {
 		page = 1
 	}
 	if page > maxPageNum {
-		v.Add("page", "page is too large")
-		page = 1
+		// Any integer is a valid page; one this far is past every list,
+		// and clamping keeps the offset from overflowing.
+		page = maxPageNum
 	}
 	if perPage <= 0 {
 		perPage = DefaultPerPage
@@ -272,7 +273,7 @@ func (s *Service) checkAuthor(ctx context.Context, c caller, v *Validation, id i
 // checkStatus decides the status to store from the one asked (may be empty),
 // per the scale-back rules; private and trash need the publish right.
 func checkStatus(c caller, v *Validation, asked string, creating bool) (Status, error) {
-	st := Status(strings.ToLower(strings.TrimSpace(asked)))
+	st := Status(asked) // exact lower-case words: PUBLISH or " draft" is no status
 	if asked == "" {
 		if !creating {
 			return "", nil

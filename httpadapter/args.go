@@ -240,6 +240,12 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) (map[string]a
 	if err != nil && ct != "" {
 		return nil, errMediaType(ct)
 	}
+	if (mt == "" || mt == "application/x-www-form-urlencoded") && looksLikeJSON(body) {
+		// curl -d '{…}' sends JSON as a form: say so rather than report
+		// every argument missing (wire §2).
+		return nil, &httpError{http.StatusBadRequest, "rest_invalid_body",
+			"The body looks like JSON but was not sent as JSON; send it with the header Content-Type: application/json."}
+	}
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		return decodeJSONBody(body)
@@ -259,6 +265,12 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) (map[string]a
 		return parseFormValues(form.Value)
 	}
 	return nil, errMediaType(ct)
+}
+
+// looksLikeJSON reports whether a body is a JSON object or array.
+func looksLikeJSON(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid(t)
 }
 
 func errTooLarge(limit int64) error {

@@ -73,10 +73,12 @@ func TestBooleansAndIntegers(t *testing.T) {
 		{"page=%2B2&per_page=1e2&post_parent=-9", calendar.EventQuery{}, []string{"page", "per_page", "post_parent"}},
 		{"page=0", calendar.EventQuery{}, []string{"page"}},
 		{"page=99999999999999999999", calendar.EventQuery{}, []string{"page"}},
-		{"per_page=99999999999999999999", calendar.EventQuery{PerPage: 1000000000}, nil}, // clamped by the calendar
+		{"per_page=99999999999999999999", calendar.EventQuery{}, []string{"per_page"}},           // beyond int64: no integer
+		{"per_page=9223372036854775807", calendar.EventQuery{PerPage: 9223372036854775807}, nil}, // clamped by the calendar
+		{"page=%201&per_page=5%20", calendar.EventQuery{}, []string{"page", "per_page"}},         // integers take no spaces
 		{"geoloc_lat=NaN&geoloc_lng=Inf", calendar.EventQuery{}, []string{"geoloc_lat", "geoloc_lng"}},
 		{"geoloc_lat=40.5&geoloc_lng=-73", calendar.EventQuery{GeolocLat: ptr(40.5), GeolocLng: ptr(-73.0)}, nil},
-		{"featured=&page=", calendar.EventQuery{}, nil}, // empty typed argument: not given
+		{"featured=&page=", calendar.EventQuery{}, []string{"featured", "page"}}, // an empty typed argument is bad input
 		{"unknown=1&search=a,b", calendar.EventQuery{Search: "a,b"}, nil},
 	} {
 		q, err := decodeEventQuery(t, c.raw)

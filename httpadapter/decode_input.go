@@ -33,20 +33,13 @@ func (r *inputReader) str(name string, dst *calendar.Opt[string]) {
 		*dst = calendar.Some("")
 	case string:
 		*dst = calendar.Some(x)
-	case json.Number:
-		*dst = calendar.Some(x.String())
 	case []any:
-		// Repeated form keys: the last one wins, as for list arguments.
-		if len(x) > 0 {
-			if s, ok := scalarText(x[len(x)-1]); ok {
-				if _, isBool := x[len(x)-1].(bool); !isBool {
-					*dst = calendar.Some(s)
-					return
-				}
-			}
-		}
-		r.bad(name, "string")
+		// A JSON array or a repeated form key: one value is expected
+		// (wire §2), and guessing which one could overwrite the wrong text.
+		r.v.Add(r.prefix+name, r.prefix+name+" must be a single value, not a list.")
 	default:
+		// A number or boolean is the wrong JSON type: reported, never
+		// silently turned into text.
 		r.bad(name, "string")
 	}
 }
@@ -66,12 +59,16 @@ func (r *inputReader) int(name string, dst *calendar.Opt[int64]) {
 			return
 		}
 	case string:
-		if strings.TrimSpace(x) == "" {
-			*dst = calendar.Some(int64(0))
+		if x == "" { // null clears; an empty text is no integer (wire §2)
+			r.v.Add(r.prefix+name, r.prefix+name+" must not be empty.")
 			return
 		}
 		if n, ok := parseDigits(x); ok {
 			*dst = calendar.Some(n)
+			return
+		}
+		if isDigits(x) {
+			r.v.Add(r.prefix+name, r.prefix+name+" "+errIntRange)
 			return
 		}
 	}
@@ -157,8 +154,14 @@ func (r *inputReader) text(name string) string {
 // image takes a URL or an image id (string or number); false/null clear it.
 func (r *inputReader) image(name string, dst *calendar.Opt[string]) {
 	if raw, ok := r.args[name]; ok {
-		if b, isBool := raw.(bool); isBool && !b {
-			*dst = calendar.Some("")
+		switch x := raw.(type) {
+		case bool:
+			if !x {
+				*dst = calendar.Some("")
+				return
+			}
+		case json.Number:
+			*dst = calendar.Some(x.String())
 			return
 		}
 	}

@@ -22,8 +22,12 @@ import (
 // looseBools are the arguments that also accept yes/no/on/off (wire §2).
 var looseBools = map[string]bool{"strict_dates": true, "has_events": true, "only_with_upcoming": true}
 
-// maxPageArg keeps page numbers in a range where offsets cannot overflow.
-const maxPageArg = 1 << 30
+// errIntRange is the message for digits beyond int64.
+const errIntRange = "must be an integer of at most 19 digits (within 64 bits)."
+
+// nonEmptyText are the text arguments for which an empty value is bad input
+// rather than "not given": enumerations and exact names (wire §2).
+var nonEmptyText = map[string]bool{"order": true, "orderby": true, "slug": true}
 
 type queryField struct {
 	name    string
@@ -87,10 +91,10 @@ func newSchemaDecoder() *schema.Decoder {
 	})
 	d.RegisterConverter(int(0), func(s string) reflect.Value {
 		n, ok := parseDigits(s)
-		if !ok || n > maxPageArg {
+		if !ok || n > math.MaxInt {
 			return reflect.Value{}
 		}
-		return reflect.ValueOf(int(n))
+		return reflect.ValueOf(int(n)) // the calendar clamps page and per_page
 	})
 	d.RegisterConverter(int64(0), func(s string) reflect.Value {
 		if n, ok := parseDigits(s); ok {
@@ -131,9 +135,8 @@ func parseBool(s string, loose bool) (bool, bool) {
 	return false, false
 }
 
-// parseDigits accepts decimal digits only (no sign), within int64.
+// parseDigits accepts decimal digits only (no sign, no spaces), within int64.
 func parseDigits(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
 	if !isDigits(s) {
 		return 0, false
 	}
@@ -175,7 +178,7 @@ func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[s
 			items = []any{x}
 		}
 		var vals []string
-		bad := false
+		bad, empty := false, false
 		for _, it := range items {
 			s, ok := scalarText(it)
 			if !ok {
@@ -190,11 +193,12 @@ func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[s
 				}
 				continue
 			}
-			if !f.isText {
-				s = strings.TrimSpace(s)
+			if !f.isText && f.typName != "integer" {
+				s = strings.TrimSpace(s) // integers take no spaces (wire §2)
 			}
-			if s == "" && !f.isText {
-				continue // an empty typed argument is "not given"
+			if s == "" && (!f.isText || nonEmptyText[f.name]) {
+				empty = true
+				continue
 			}
 			vals = append(vals, s)
 		}
@@ -203,6 +207,9 @@ func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[s
 			continue
 		}
 		if len(vals) == 0 {
+			if empty {
+				v.Add(f.name, f.name+" must not be empty.")
+			}
 			continue
 		}
 		if !f.slice {
@@ -212,9 +219,6 @@ func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[s
 			if b, ok := parseBool(vals[0], true); ok {
 				vals[0] = strconv.FormatBool(b)
 			}
-		}
-		if f.name == "per_page" && isDigits(vals[0]) && len(vals[0]) > 9 {
-			vals[0] = "1000000000" // clamped by the calendar anyway (wire §4)
 		}
 		out[f.name] = vals
 	}
@@ -244,7 +248,9 @@ func (q *queryDecoder) decode(dst any, args map[string]any) error {
 		if errors.As(err, &me) {
 			for key := range me {
 				name := key
-				if f := q.byName[name]; f != nil {
+				if f := q.byName[name]; f != nil && f.typName == "integer" && isDigits(src[name][0]) {
+					v.Add(name, name+" "+errIntRange)
+				} else if f != nil {
 					v.Add(name, name+" is not of type "+f.typName+".")
 				} else {
 					v.Add(name, name+" is invalid.")

@@ -18,6 +18,7 @@ func FuzzDecodeQuery(f *testing.F) {
 		"geoloc_lat=NaN&geoloc_lng=1e400", "start_date=tomorrow%209am&strict_dates=off", "status[]=publish&status[]=draft",
 		"a[b][c]=1&venue[x]=2", "per_page=99999999999999999999", "translation_language=fr&search=%E2%82%AC",
 		"hide_empty=0&parent=0&orderby=include&include=a,1", "page=%00", "venue[99999999]=1",
+		"page=%201&per_page=5%20", "order=&orderby=&slug=&parent=&post=", "per_page=9223372036854775807&page=9223372036854775808",
 	} {
 		f.Add(s)
 	}

@@ -139,8 +139,10 @@ func (e *env) do(method, path string, body any, opts ...reqOpt) *resp {
 	for _, o := range opts {
 		o(req)
 	}
+	sent := readAll(e.t, req)
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
+	checkExchange(e.t, req, sent, rec) // against the OpenAPI document (openapi_check_test.go)
 	out := &resp{Code: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
 	if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && rec.Body.Len() > 0 {
 		if err := json.Unmarshal(rec.Body.Bytes(), &out.JSON); err != nil {
@@ -197,6 +199,7 @@ func doHandler(t *testing.T, h http.Handler, method, path string) *resp {
 	req := httptest.NewRequest(method, "http://"+testHost+path, nil)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	checkExchange(t, req, nil, rec)
 	out := &resp{Code: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
 	if rec.Body.Len() > 0 && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(rec.Body.Bytes(), &out.JSON); err != nil {

@@ -182,8 +182,8 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
 		return err
 	}
+	q.Invalid = takeInvalid(&v)
 	checkSeriesMode(&q)
-	carryInvalid(&q, &v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))
 	if err != nil {

@@ -27,8 +27,10 @@ func listVia[Q, P, V any](list func(calendar.Calendar, context.Context, Q) (*P, 
 func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
 	return &postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]{
 		name: "event", plural: "events", letter: 'e', pwd: true,
-		qdec:  newQueryDecoder(d, calendar.EventQuery{}),
-		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
+		qdec:     newQueryDecoder(d, calendar.EventQuery{}),
+		qlang:    func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
+		qinvalid: func(q *calendar.EventQuery) *map[string]string { return &q.Invalid },
+		invalid:  func(in *calendar.EventInput) *map[string]string { return &in.Invalid },
 		list: listVia(func(c calendar.Calendar, ctx context.Context, q calendar.EventQuery) (*calendar.EventPage, error) {
 			checkSeriesMode(&q)
 			return c.ListEvents(ctx, q)
@@ -49,8 +51,10 @@ func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput,
 func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery] {
 	return &postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]{
 		name: "venue", plural: "venues", letter: 'v',
-		qdec:  newQueryDecoder(d, calendar.VenueQuery{}),
-		qlang: func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
+		qdec:     newQueryDecoder(d, calendar.VenueQuery{}),
+		qlang:    func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
+		qinvalid: func(q *calendar.VenueQuery) *map[string]string { return &q.Invalid },
+		invalid:  func(in *calendar.VenueInput) *map[string]string { return &in.Invalid },
 		list: listVia(calendar.Calendar.ListVenues, func(p *calendar.VenuePage) ([]calendar.Venue, pageInfo) {
 			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
@@ -68,8 +72,10 @@ func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput,
 func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery] {
 	return &postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]{
 		name: "organizer", plural: "organizers", letter: 'o',
-		qdec:  newQueryDecoder(d, calendar.OrganizerQuery{}),
-		qlang: func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
+		qdec:     newQueryDecoder(d, calendar.OrganizerQuery{}),
+		qlang:    func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
+		qinvalid: func(q *calendar.OrganizerQuery) *map[string]string { return &q.Invalid },
+		invalid:  func(in *calendar.OrganizerInput) *map[string]string { return &in.Invalid },
 		list: listVia(calendar.Calendar.ListOrganizers, func(p *calendar.OrganizerPage) ([]calendar.Organizer, pageInfo) {
 			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),

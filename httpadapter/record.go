@@ -16,6 +16,11 @@ import (
 func routeRef(s *reqState) (calendar.Ref, error) {
 	if raw, ok := s.args["id"].(string); ok {
 		id, ok := parseDigits(raw)
+		if !ok && isDigits(raw) {
+			// Digits match the route; beyond int64 they are a bad id, by the
+			// same rule as every integer argument (wire §2).
+			return calendar.Ref{}, invalidArg("id", errIntRange)
+		}
 		if !ok || id <= 0 {
 			return calendar.Ref{}, errNoRoute(s.method, s.path)
 		}

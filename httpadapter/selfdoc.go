@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 )
@@ -193,9 +194,106 @@ func responseSchema(rt *Route) map[string]any {
 	return ref(item)
 }
 
+// writeRefSchema is what a venue or organizer link in an event write takes
+// (wire §2): an id (number or digits), {"id": n}, or the fields of a record
+// to create, alone or in a list.
+func writeRefSchema(write string) map[string]any {
+	one := anyOf(prop("integer"), prop("string"), ref(write))
+	return anyOf(nullable("integer"), prop("string"), ref(write), arrayOf(one))
+}
+
+func anyOf(alts ...map[string]any) map[string]any {
+	out := make([]any, len(alts))
+	for i, a := range alts {
+		out[i] = a
+	}
+	return map[string]any{"anyOf": out}
+}
+
+// docLooseBool are the arguments that also take yes/no/on/off: text for OpenAPI.
+var docLooseBool = map[string]bool{"strict_dates": true, "has_events": true, "only_with_upcoming": true}
+
+// docArgSchema is argSchema with the shapes the wire accepts beyond one JSON
+// type: what a strict client or validator must be told. In bodies, typed
+// values may also come as text (forms have nothing else) and null clears.
+func docArgSchema(a Arg, body bool) map[string]any {
+	var m map[string]any
+	switch {
+	case body && a.Name == "venue" && a.Type == "array":
+		return writeRefSchema("VenueWrite")
+	case body && a.Name == "organizer" && a.Type == "array":
+		return writeRefSchema("OrganizerWrite")
+	case body && (a.Name == "categories" || a.Name == "tags"):
+		m = anyOf(prop("string"), prop("integer"), arrayOf(anyOf(prop("integer"), prop("string"), prop("object"))))
+	case body && a.Name == "image":
+		m = anyOf(prop("string"), prop("integer"), prop("boolean"))
+	case a.Type == "" && a.Name == "cost":
+		m = anyOf(prop("string"), prop("number"), arrayOf(anyOf(prop("string"), prop("number"))))
+	case docLooseBool[a.Name]:
+		m = prop("string")
+		m["description"] = "true/false/1/0/yes/no/on/off, any case."
+		return m
+	case body && (a.Type == "integer" || a.Type == "boolean" || a.Type == "number"):
+		m = anyOf(prop(a.Type), prop("string"))
+		if a.Default != nil {
+			m["default"] = a.Default
+		}
+	default:
+		m = argSchema(a)
+	}
+	if body { // null clears a write field; OpenAPI 3.0 puts nullable beside a type
+		if alts, ok := m["anyOf"].([]any); ok {
+			first := maps.Clone(alts[0].(map[string]any))
+			first["nullable"] = true
+			alts[0] = first
+		} else if m["type"] != nil {
+			m["nullable"] = true
+		}
+	}
+	return m
+}
+
+// postWriteSchema is the object of write fields of a venue or organizer,
+// nested in an event write.
+func (h *Handler) postWriteSchema(plural string) map[string]any {
+	props := map[string]any{"id": prop("integer")}
+	for _, rt := range h.routes {
+		if rt.Path == "/"+plural && rt.Methods[0] == http.MethodPost {
+			for _, a := range rt.Args {
+				if a.Name != langArg.Name {
+					props[a.Name] = docArgSchema(a, true)
+				}
+			}
+		}
+	}
+	m := object(props)
+	m["additionalProperties"] = true
+	return m
+}
+
+// icalNegotiated are the JSON routes that answer iCalendar on Accept: text/calendar.
+var icalNegotiated = map[string]bool{"/events": true, "/events/{id}": true, "/events/by-slug/{slug}": true}
+
+// header parameters and response headers of the document (wire §7).
+func headerParam(name, desc string) map[string]any {
+	return map[string]any{"name": name, "in": "header", "required": false, "description": desc, "schema": prop("string")}
+}
+
+func respHeader(desc, typ string) map[string]any {
+	return map[string]any{"description": desc, "schema": prop(typ)}
+}
+
 func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 	paths := map[string]any{}
-	errResp := map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": ref("Error")}}}
+	errResp := func(desc string) map[string]any {
+		return map[string]any{"description": desc, "content": map[string]any{"application/json": map[string]any{"schema": ref("Error")}}}
+	}
+	etagHeader := map[string]any{"ETag": respHeader("Version of the record; send it back in If-Match or If-None-Match.", "string")}
+	listHeaders := map[string]any{
+		"X-TEC-Total":      respHeader("Number of records matching the query.", "integer"),
+		"X-TEC-TotalPages": respHeader("Number of pages.", "integer"),
+		"Link":             respHeader(`Links to the next and previous pages (rel="next", rel="prev").`, "string"),
+	}
 	for _, rt := range h.routes {
 		p := rt.Path
 		if p == "" {
@@ -220,14 +318,18 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 				}
 				body := !isPath && !rt.rawBody && (m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch)
 				if body {
-					props[a.Name] = argSchema(a)
+					props[a.Name] = docArgSchema(a, true)
 					if a.Required {
 						required = append(required, a.Name)
 					}
 					continue
 				}
-				params = append(params, map[string]any{"name": a.Name, "in": in, "required": a.Required || isPath,
-					"description": a.Description, "schema": argSchema(a)})
+				prm := map[string]any{"name": a.Name, "in": in, "required": a.Required || isPath,
+					"description": a.Description, "schema": docArgSchema(a, false)}
+				if a.Type == "array" {
+					prm["explode"] = false // comma-separated; repeated keys and key[] are accepted too
+				}
+				params = append(params, prm)
 			}
 			status := "200"
 			if m == http.MethodPost && len(rt.pathArgs) == 0 && !rt.rawBody {
@@ -237,20 +339,55 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 			if p == "/" {
 				opID = "get_index"
 			}
-			ok := map[string]any{"application/json": map[string]any{"schema": responseSchema(rt)}}
+			rs := responseSchema(rt)
+			ok := map[string]any{"application/json": map[string]any{"schema": rs}}
 			if rt.media != "" && m == http.MethodGet {
 				ok = map[string]any{rt.media: map[string]any{"schema": prop("string")}}
+			}
+			if m == http.MethodGet && icalNegotiated[rt.Path] { // Accept: text/calendar
+				ok["text/calendar"] = map[string]any{"schema": prop("string")}
 			}
 			if rt.rawBody {
 				ok = map[string]any{"application/json": map[string]any{"schema": ref("ImportReport")}}
 			}
+			okResp := map[string]any{"description": "OK", "content": ok}
+			single := len(rt.pathArgs) > 0 && rt.media == "" && !rt.rawBody
+			list := len(rt.pathArgs) == 0 && m == http.MethodGet && rt.media == "" && rs["$ref"] == nil && rs["properties"] != nil
+			responses := map[string]any{
+				status:    okResp,
+				"400":     errResp("Bad request: an argument is missing or invalid, or the body is malformed."),
+				"401":     errResp("Credentials were required or invalid."),
+				"403":     errResp("The caller may not do this."),
+				"404":     errResp("No such route or record."),
+				"default": errResp("Any other error (405, 410, 412, 413, 415, 500, 503)."),
+			}
+			switch {
+			case single:
+				okResp["headers"] = etagHeader
+				if status == "201" {
+					okResp["headers"] = map[string]any{"ETag": etagHeader["ETag"], "Location": respHeader("URL of the new record.", "string")}
+				}
+				if m == http.MethodGet {
+					params = append(params, headerParam("If-None-Match", "An ETag; when it is current the answer is 304 without a body."))
+					responses["304"] = map[string]any{"description": "Not modified: the copy named by If-None-Match is current.", "headers": etagHeader}
+				} else {
+					params = append(params, headerParam("If-Match", "An ETag the record must still have, else 412."))
+					responses["412"] = errResp("The record changed since the ETag in If-Match.")
+				}
+			case status == "201":
+				okResp["headers"] = map[string]any{"ETag": etagHeader["ETag"], "Location": respHeader("URL of the new record.", "string")}
+			case list:
+				okResp["headers"] = listHeaders
+			}
 			op := map[string]any{
 				"summary":     rt.Summary,
+				"description": rt.Summary + ".",
 				"operationId": opID,
-				"responses": map[string]any{
-					status:    map[string]any{"description": "OK", "content": ok},
-					"default": errResp,
-				},
+				"tags":        []any{docTag(p)},
+				"responses":   responses,
+			}
+			if rt.need != "" {
+				op["security"] = []any{map[string]any{"basic": []any{}}, map[string]any{"bearer": []any{}}}
 			}
 			if rt.media != "" && m == http.MethodPost {
 				op["requestBody"] = map[string]any{"required": true, "content": map[string]any{rt.media: map[string]any{"schema": prop("string")}}}
@@ -260,21 +397,51 @@ func (h *Handler) docH(_ context.Context, w http.ResponseWriter, r *http.Request
 			}
 			if len(props) > 0 {
 				sch := object(props, required...)
+				sch["additionalProperties"] = true // unknown arguments are ignored (wire §2)
 				op["requestBody"] = map[string]any{"content": map[string]any{
 					"application/json":                  map[string]any{"schema": sch},
 					"application/x-www-form-urlencoded": map[string]any{"schema": sch},
+					"multipart/form-data":               map[string]any{"schema": sch},
 				}}
 			}
 			item[strings.ToLower(m)] = op
 		}
 	}
+	sch := schemas()
+	sch["VenueWrite"] = h.postWriteSchema("venues")
+	sch["OrganizerWrite"] = h.postWriteSchema("organizers")
+	tags := []any{}
+	for _, t := range []string{"index", "events", "venues", "organizers", "categories", "tags"} {
+		tags = append(tags, map[string]any{"name": t, "description": "Routes under /" + t + "."})
+	}
 	doc := map[string]any{
 		"openapi": "3.0.3",
 		"info": map[string]any{"version": "1.0.0", "title": "Events calendar REST API",
-			"description": "Events, venues, organizers, event categories and tags of the calendar (namespace " + h.nsOf(s) + ")."},
-		"servers":    []any{map[string]any{"url": s.links.rest}},
-		"paths":      paths,
-		"components": map[string]any{"schemas": schemas()},
+			"description": "Events, venues, organizers, event categories and tags of the calendar (namespace " + h.nsOf(s) + ").",
+			"license":     map[string]any{"name": "See the project repository", "url": "https://github.com/eventcal/eventcal"}},
+		"servers": []any{map[string]any{"url": s.links.rest}},
+		"tags":    tags,
+		// Reads are open to anonymous callers ({}), and take credentials
+		// when given; writes list their schemes per operation.
+		"security": []any{map[string]any{}, map[string]any{"basic": []any{}}, map[string]any{"bearer": []any{}}},
+		"paths":    paths,
+		"components": map[string]any{
+			"schemas": sch,
+			"securitySchemes": map[string]any{
+				"basic":  map[string]any{"type": "http", "scheme": "basic", "description": "HTTP Basic against the user table."},
+				"bearer": map[string]any{"type": "http", "scheme": "bearer", "description": "A bearer token."},
+			},
+		},
 	}
 	return writeJSONValue(w, doc)
+}
+
+// docTag groups an operation by its collection.
+func docTag(p string) string {
+	c, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	switch c {
+	case "", "doc":
+		return "index"
+	}
+	return strings.TrimSuffix(c, ".ics")
 }

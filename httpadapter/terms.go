@@ -32,7 +32,7 @@ func (k *termKind) listH(h *Handler) serveFunc {
 		if err := h.terms.decodeInto(&q, s.args, &v); err != nil {
 			return err
 		}
-		carryInvalid(&q, &v)
+		q.Invalid = takeInvalid(&v)
 		q.Lang = lang
 		p, err := h.cal.ListTerms(ctx, k.tax, q)
 		if err != nil {
@@ -62,6 +62,7 @@ func (k *termKind) listH(h *Handler) serveFunc {
 func (k *termKind) records() *postKind[calendar.Term, calendar.TermInput, calendar.TermQuery] {
 	return &postKind[calendar.Term, calendar.TermInput, calendar.TermQuery]{
 		plural: k.plural, letter: k.letter,
+		invalid: func(in *calendar.TermInput) *map[string]string { return &in.Invalid },
 		get: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*calendar.Term, error) {
 			return c.GetTerm(ctx, k.tax, ref.ID, o)
 		},
