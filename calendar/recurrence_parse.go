@@ -177,6 +177,8 @@ func quoteShort(s string) string {
 	return strconv.Quote(s)
 }
 
+var dayNames = [...]string{"MO", "TU", "WE", "TH", "FR", "SA", "SU"}
+
 var weekdays = map[string]rrule.Weekday{"MO": rrule.MO, "TU": rrule.TU, "WE": rrule.WE, "TH": rrule.TH,
 	"FR": rrule.FR, "SA": rrule.SA, "SU": rrule.SU}
 
@@ -349,16 +351,16 @@ func (rule *recurRule) checkCombinations() error {
 		}
 		if maxOrd == 0 {
 			if o.Freq == rrule.YEARLY {
-				return recurErr("BYDAY=%d%s: an ordinal is not allowed with BYWEEKNO", n, wd.String()[:2])
+				return recurErr("BYDAY=%d%s: an ordinal is not allowed with BYWEEKNO", n, dayNames[wd.Day()])
 			}
-			return recurErr("BYDAY=%d%s: an ordinal is only allowed with FREQ=MONTHLY or YEARLY", n, wd.String()[:2])
+			return recurErr("BYDAY=%d%s: an ordinal is only allowed with FREQ=MONTHLY or YEARLY", n, dayNames[wd.Day()])
 		}
 		if n > maxOrd || n < -maxOrd {
 			unit := "month"
 			if maxOrd == 53 {
 				unit = "year"
 			}
-			return recurErr("BYDAY=%d%s never occurs: a %s has at most %d of a weekday", n, wd.String()[:2], unit, maxOrd)
+			return recurErr("BYDAY=%d%s never occurs: a %s has at most %d of a weekday", n, dayNames[wd.Day()], unit, maxOrd)
 		}
 	}
 	if len(o.Bysetpos) > 0 && len(o.Byweekday)+len(o.Bymonthday)+len(o.Byyearday)+len(o.Byweekno)+len(o.Bymonth) == 0 {
@@ -451,7 +453,7 @@ func parseDateList(name string, params []string, value string, start time.Time, 
 				dateOnly = true
 			case "DATE-TIME":
 			default:
-				return nil, recurErr("%s;VALUE=%s is not supported (want DATE or DATE-TIME)", name, quoteShort(v))
+				return nil, recurErr("%s;VALUE=%s is not supported (want DATE or DATE-TIME)", name, strings.Trim(quoteShort(strings.ToUpper(v)), `"`))
 			}
 		case "TZID":
 			z, err := ParseZone(strings.Trim(v, `"`))
