@@ -151,10 +151,19 @@ func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptio
 		if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, true); err != nil {
 			return nil, err
 		}
+		var starts []time.Time
+		if in.Recurrence.Set {
+			starts = s.checkRecurrence(&v, rec, in.Recurrence.Value, now)
+		}
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
 		steps := append(plan.steps(rec), Step{Op: OpCreatePost, Post: rec})
+		seriesStep := len(steps) - 1
+		if len(starts) > 0 {
+			// The series and its occurrences: one atomic write.
+			steps = append(steps, s.occurrenceSteps(rec, StepRef(seriesStep), starts)...)
+		}
 		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
 			if errors.Is(err, ErrNotFound) {
@@ -168,8 +177,11 @@ func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptio
 			}
 			return nil, s.storageErr(ctx, "create event", err)
 		}
-		stored := res.Steps[len(res.Steps)-1].Post
+		stored := res.Steps[seriesStep].Post
 		s.counts.eventWritten(nil, stored, now)
+		for _, r := range res.Steps[seriesStep+1:] {
+			s.counts.eventWritten(nil, r.Post, now)
+		}
 		return s.newRender(ctx, c, lang, now).knowNewTerms(res, stored).event(stored, false)
 	}
 }
@@ -225,7 +237,10 @@ func (s *Service) DeleteEvent(ctx context.Context, ref Ref, opt DeleteOptions) (
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.deletePost(ctx, KindEvent, ref, opt)
+	rec, handled, err := s.deleteSeriesOrOccurrence(ctx, ref, opt)
+	if !handled && err == nil {
+		rec, err = s.deletePost(ctx, KindEvent, ref, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
