@@ -200,13 +200,29 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 		if err != nil {
 			return nil, err
 		}
-		if err := s.applyEvent(ctx, c, &v, rec, in, lang, s.now(), false); err != nil {
+		old, now := rec.Clone(), s.now()
+		if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, false); err != nil {
+			return nil, err
+		}
+		if old.PostParent != 0 && !old.RecurrenceID.IsZero() {
+			// An occurrence edited on its own keeps its own fields from now on.
+			switch in.Scope {
+			case "", ScopeThis:
+				rec.Detached = true
+			case ScopeFollowing:
+				v.Add("scope", "scope=following is not supported yet; edit the series or this occurrence")
+			default:
+				v.Add("scope", "scope must be this or following")
+			}
+		}
+		series, err := s.seriesUpdateSteps(ctx, &v, old, rec, in, now)
+		if err != nil {
 			return nil, err
 		}
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
-		return plan.steps(rec), nil
+		return append(plan.steps(rec), series...), nil
 	})
 	if err != nil {
 		return nil, err

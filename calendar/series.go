@@ -304,3 +304,75 @@ func (s *Service) extendOne(ctx context.Context, id int64) (int, error) {
 		return len(starts), nil
 	}
 }
+
+// seriesUpdateSteps is the part of an update of series rec (old: as stored)
+// that reaches its occurrences: the set is recomputed (a kept recurrence id
+// keeps its occurrence's id and slug, a missing one is removed for good, a
+// new one is created) and every occurrence that is not detached takes the
+// series' fields. Trashed occurrences that an EXDATE excludes stay as they
+// are. An empty recurrence makes rec a single event and removes its
+// occurrences. The steps run before the series' own update, in one write.
+func (s *Service) seriesUpdateSteps(ctx context.Context, v *Validation, old, rec *PostRecord, in EventInput, now time.Time) ([]Step, error) {
+	lines := old.Recurrence
+	if in.Recurrence.Set {
+		lines = in.Recurrence.Value
+	}
+	if len(old.Recurrence) == 0 && len(lines) == 0 {
+		return nil, nil
+	}
+	if old.PostParent != 0 && !old.RecurrenceID.IsZero() && len(lines) > 0 {
+		v.Add("recurrence", "recurrence can only be set on the series, not on one of its occurrences")
+		return nil, nil
+	}
+	var occ []*PostRecord
+	if old.ID != 0 && len(old.Recurrence) > 0 {
+		var err error
+		if occ, err = s.occurrences(ctx, old.ID); err != nil {
+			return nil, err
+		}
+	}
+	var steps []Step
+	if len(lines) == 0 {
+		rec.Recurrence = nil
+		for _, o := range occ {
+			steps = append(steps, Step{Op: OpDeletePost, ID: o.ID, Version: o.Version})
+		}
+		return steps, nil
+	}
+	starts := s.checkRecurrence(v, rec, lines, now)
+	if v.Err() != nil {
+		return nil, nil
+	}
+	want := map[int64]time.Time{}
+	for _, t := range starts {
+		want[t.Unix()] = t
+	}
+	loc := s.eventZone(rec.TimeZone)
+	restoring := old.Status == StatusTrash && rec.Status != StatusTrash
+	for _, o := range occ {
+		rid := o.RecurrenceID.Unix()
+		if _, ok := want[rid]; !ok {
+			if o.Status != StatusTrash {
+				steps = append(steps, Step{Op: OpDeletePost, ID: o.ID, Version: o.Version})
+			}
+			continue
+		}
+		delete(want, rid)
+		n := o.Clone()
+		if !o.Detached {
+			n = occurrenceOf(rec, rec.ID, o.RecurrenceID, loc)
+			n.ID, n.Version, n.Slug, n.Date = o.ID, o.Version, o.Slug, o.Date
+		} else if restoring && o.Status == StatusTrash || rec.Status == StatusTrash {
+			n.Status = rec.Status
+		}
+		n.Modified = now.UTC().Truncate(time.Second)
+		steps = append(steps, Step{Op: OpUpdatePost, Post: n})
+	}
+	var fresh []time.Time
+	for _, t := range starts {
+		if _, ok := want[t.Unix()]; ok {
+			fresh = append(fresh, t)
+		}
+	}
+	return append(steps, s.occurrenceSteps(rec, rec.ID, fresh)...), nil
+}
