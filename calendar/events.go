@@ -192,6 +192,9 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 	if err != nil {
 		return nil, err
 	}
+	if in.Scope == ScopeFollowing {
+		return s.splitSeries(ctx, ref, in, opt, lang)
+	}
 	stored, res, err := s.writePost(ctx, KindEvent, ref, opt.IfVersion, func(c caller, rec *PostRecord) ([]Step, error) {
 		// Planned on every attempt: a retry after a concurrent write
 		// sees the links as they are now.
@@ -209,8 +212,6 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 			switch in.Scope {
 			case "", ScopeThis:
 				rec.Detached = true
-			case ScopeFollowing:
-				v.Add("scope", "scope=following is not supported yet; edit the series or this occurrence")
 			default:
 				v.Add("scope", "scope must be this or following")
 			}

@@ -94,3 +94,43 @@ func TestSeriesDeleteThenRestore(t *testing.T) {
 		}
 	}
 }
+
+func TestSeriesSplit(t *testing.T) {
+	f := newFixture(t)
+	ser := f.mustEvent(as(author), seriesIn("Choir", "2026-03-10 19:00", "2026-03-10 21:00",
+		"RRULE:FREQ=WEEKLY;COUNT=6", "RDATE:20260501T170000Z"))
+	occ := f.children(ser.ID) // 6 weekly + the RDATE
+	if len(occ) != 7 {
+		t.Fatalf("%d occurrences, want 7", len(occ))
+	}
+	// From the third on: 20:00 instead of 19:00, new title.
+	ev, err := f.cal.UpdateEvent(as(author), calendar.ByID(occ[2].ID), calendar.EventInput{
+		Scope: calendar.ScopeFollowing, Title: s("Late choir"),
+		StartDate: s("2026-03-24 20:00"), EndDate: s("2026-03-24 22:00")}, calendar.WriteOptions{IfVersion: occ[2].Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.ID != occ[2].ID || ev.Series == nil || ev.Series.ID == ser.ID || ev.Title != "Late choir" || ev.Start.Hour() != 20 {
+		t.Fatalf("split: addressed occurrence %+v", ev)
+	}
+	head, _ := f.cal.GetEvent(system, calendar.ByID(ser.ID), calendar.ReadOptions{})
+	if head.Recurrence[0] != "RRULE:FREQ=WEEKLY;UNTIL=20260324T175959Z" || len(head.Recurrence) != 1 {
+		t.Errorf("old series lines: %q", head.Recurrence)
+	}
+	if got := f.children(ser.ID); len(got) != 2 || got[0].ID != occ[0].ID || got[1].ID != occ[1].ID {
+		t.Errorf("old series keeps %d occurrences", len(got))
+	}
+	tail := f.children(ev.Series.ID)
+	if len(tail) != 5 {
+		t.Fatalf("new series has %d occurrences, want 5 (4 weekly + the RDATE)", len(tail))
+	}
+	for i, o := range tail {
+		if o.ID != occ[i+2].ID || o.Slug != occ[i+2].Slug || o.Title["en"] != "Late choir" {
+			t.Errorf("new series occurrence %d: id %d slug %s title %q, want id %d slug %s", i, o.ID, o.Slug, o.Title["en"], occ[i+2].ID, occ[i+2].Slug)
+		}
+	}
+	newSeries, _ := f.cal.GetEvent(system, calendar.ByID(ev.Series.ID), calendar.ReadOptions{})
+	if len(newSeries.Recurrence) != 2 || newSeries.Recurrence[0] != "RRULE:FREQ=WEEKLY;COUNT=4" {
+		t.Errorf("new series lines: %q", newSeries.Recurrence)
+	}
+}
