@@ -2,8 +2,8 @@ package calendar_test
 
 import (
 	"path/filepath"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/calendar"
