@@ -106,7 +106,6 @@ func testChangesTwoClients(t *testing.T, connect func(testing.TB) redis.Universa
 	}
 }
 
-
 // Writes trim the log to the retention's count inside the apply script.
 func TestChangesRetentionByCount(t *testing.T) {
 	ctx := context.Background()
