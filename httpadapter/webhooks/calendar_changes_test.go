@@ -10,6 +10,7 @@ import (
 	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/memstore"
+	"github.com/eventcal/eventcal/redisstore"
 )
 
 // The dispatcher delivers a real calendar's change log: every change of
@@ -71,3 +72,6 @@ func TestCalendarChangesExpired(t *testing.T) {
 		t.Fatalf("expired cursor: %v", err)
 	}
 }
+
+// The Redis driver's leaser is the one several instances share.
+var _ Leaser = (*redisstore.Leaser)(nil)
