@@ -3,7 +3,9 @@ package redisstore
 import (
 	"context"
 	"errors"
+	mrand "math/rand/v2"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -65,7 +67,7 @@ func (d *Documents) All(ctx context.Context) (map[int64][]byte, error) {
 // concurrent change of the set makes it read and call fn again.
 func (d *Documents) Update(ctx context.Context, id int64, fn func(old []byte) ([]byte, error)) error {
 	field := strconv.FormatInt(id, 10)
-	for range maxAttempts {
+	for attempt := range maxAttempts {
 		var fnErr error
 		err := d.c.Watch(ctx, func(tx *redis.Tx) error {
 			old, err := tx.HGet(ctx, d.key, field).Bytes()
@@ -91,6 +93,13 @@ func (d *Documents) Update(ctx context.Context, id int64, fn func(old []byte) ([
 			return err
 		}, d.key)
 		if errors.Is(err, redis.TxFailedErr) {
+			// Step aside a random while, longer each time, as Apply does.
+			pause := time.Duration(mrand.Int64N(int64(time.Millisecond) << min(attempt, 5)))
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(pause):
+			}
 			continue
 		}
 		if err != nil && err != fnErr {

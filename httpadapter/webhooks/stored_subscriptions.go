@@ -222,4 +222,3 @@ func (st *StoredSubscriptions) Disable(ctx context.Context, id int64, p Progress
 	})
 	return err
 }
-
