@@ -96,6 +96,9 @@ func (c *config) serverFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.MetricsPath, "metrics-path", "", "serve request metrics in the Prometheus text format at this path, e.g. /metrics (default: off)")
 	fs.DurationVar(&c.ReadyTimeout, "ready-timeout", defaultReadyTimeout, "how long /readyz waits for the store")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", defaultLimits.ShutdownTimeout, "time requests in flight get to finish at shutdown")
+	fs.BoolVar(&c.Webhooks, "webhooks", false, "deliver signed webhooks and serve the admin routes {ns}/webhooks (subscriptions are kept in the store)")
+	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", false, "allow http:// webhook targets and loopback or private addresses (local development and tests only)")
+	fs.DurationVar(&c.WebhookLeaseTTL, "webhook-lease-ttl", 0, "how long an instance holds a subscription without renewing; another takes over after it (default: the dispatcher's)")
 }
 
 // run serves cfg until ctx is done, then shuts down gracefully.
