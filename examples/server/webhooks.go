@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/eventcal/eventcal/boltstore"
@@ -38,12 +39,22 @@ func startWebhooks(cfg config, srv *server, repo calendar.Repository) (httpadapt
 	policy := webhooks.TargetPolicy{AllowHTTP: cfg.WebhookAllowPrivate, AllowPrivate: cfg.WebhookAllowPrivate}
 	subs := webhooks.NewStoredSubscriptions(docs, policy)
 	src := webhooks.NewCalendarChanges(log)
-	opts := []webhooks.Option{webhooks.WithTargetPolicy(policy), webhooks.WithLogger(cfg.Log)}
+	// The instance id names the lease owner: host and pid say which
+	// process delivers a subscription.
+	host, _ := os.Hostname()
+	opts := []webhooks.Option{webhooks.WithTargetPolicy(policy), webhooks.WithLogger(cfg.Log),
+		webhooks.WithInstanceID(fmt.Sprintf("%s/%d", host, os.Getpid()))}
 	if cfg.SiteURL != "" {
 		opts = append(opts, webhooks.WithRESTBase(strings.TrimSuffix(cfg.SiteURL, "/")+"/wp-json/"+httpadapter.Namespace))
 	}
 	if leaser != nil {
 		opts = append(opts, webhooks.WithLeaser(leaser))
+	}
+	if cfg.WebhookTimeout > 0 {
+		opts = append(opts, webhooks.WithTimeout(cfg.WebhookTimeout))
+	}
+	if cfg.WebhookRefresh > 0 {
+		opts = append(opts, webhooks.WithRefreshInterval(cfg.WebhookRefresh))
 	}
 	if cfg.WebhookLeaseTTL > 0 {
 		opts = append(opts, webhooks.WithLeaseTTL(cfg.WebhookLeaseTTL))

@@ -30,6 +30,13 @@ type config struct {
 	// addresses (local development and tests).
 	Webhooks, WebhookAllowPrivate bool
 	WebhookLeaseTTL               time.Duration // 0: the dispatcher's default
+	// WebhookRefresh is how often the dispatcher re-reads the
+	// subscriptions, which is how one instance learns of a subscription
+	// created through another (0: the dispatcher's default).
+	WebhookRefresh time.Duration
+	// WebhookTimeout bounds one delivery attempt (0: the dispatcher's
+	// 10 s); the lease lasts at least twice as long.
+	WebhookTimeout time.Duration
 	limits
 
 	Out io.Writer    // where the generated admin password is printed
