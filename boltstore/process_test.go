@@ -279,6 +279,7 @@ func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, ver
 	}
 	defer s.Close()
 	mustCheck(t, s)
+	verifyChangeLog(t, s)
 	ctx := context.Background()
 	for id := range created {
 		p, err := s.GetPost(ctx, id)

@@ -36,6 +36,7 @@ type config struct {
 	log        *slog.Logger
 	icalExport []ical.ExportOption
 	icalImport []ical.ImportOption
+	webhooks   *WebhookConfig
 }
 
 // WithRoot sets the API root the handler serves under, e.g. "/wp-json". The

@@ -297,6 +297,7 @@ func (h *Handler) routeTable() []*Route {
 	rs = append(rs, termRoutes(h, tagKind, calendar.RoleEditor)...)
 	rs = append(rs, h.icalRoutes(rs)...)
 	rs = append(rs, h.changesRoute())
+	rs = append(rs, h.webhookRoutes()...)
 	for _, r := range rs {
 		for _, seg := range strings.Split(r.Path, "/") {
 			if i, j := strings.IndexByte(seg, '{'), strings.IndexByte(seg, '}'); i >= 0 && j > i {

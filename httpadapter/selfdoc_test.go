@@ -53,7 +53,7 @@ func TestDocMatchesRouter(t *testing.T) {
 	if diff := cmp.Diff(sortedSet(served), sortedSet(documented)); diff != "" {
 		t.Errorf("served vs documented (-served +documented):\n%s", diff)
 	}
-	if len(served) != 2+3*(2+2+2+3+3)+2*(2+1+3+1)+4 { // +4: the iCalendar feeds and import
+	if len(served) != 2+3*(2+2+2+3+3)+2*(2+1+3+1)+4+1+5 { // +4: the iCalendar feeds and import; +1: changes; +5: webhooks
 		t.Errorf("%d routes × methods served", len(served))
 	}
 	for key := range documented {
@@ -97,7 +97,7 @@ func TestNamespaceIndex(t *testing.T) {
 			t.Errorf("namespace %v", idx["namespace"])
 		}
 		routes := idx["routes"].(map[string]any)
-		if len(routes) != 2+3*3+2*2+4 { // +4: the iCalendar feeds and import
+		if len(routes) != 2+3*3+2*2+4+1+2 { // +4: the iCalendar feeds and import; +1: changes; +2: webhooks
 			t.Errorf("%d paths in the index", len(routes))
 		}
 		ev := routes["/"+ns+`/events/(?P<id>\d+)`].(map[string]any)

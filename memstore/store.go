@@ -51,6 +51,9 @@ type Store struct {
 
 	changes   changeLog
 	retention calendar.ChangeRetention
+
+	docsMu sync.Mutex
+	docs   map[string]*Documents
 }
 
 // linkKinds are the kinds an event links to, each with a reverse index.

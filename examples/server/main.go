@@ -96,6 +96,11 @@ func (c *config) serverFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.MetricsPath, "metrics-path", "", "serve request metrics in the Prometheus text format at this path, e.g. /metrics (default: off)")
 	fs.DurationVar(&c.ReadyTimeout, "ready-timeout", defaultReadyTimeout, "how long /readyz waits for the store")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", defaultLimits.ShutdownTimeout, "time requests in flight get to finish at shutdown")
+	fs.BoolVar(&c.Webhooks, "webhooks", false, "deliver signed webhooks and serve the admin routes {ns}/webhooks (subscriptions are kept in the store)")
+	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", false, "allow http:// webhook targets and loopback or private addresses (local development and tests only)")
+	fs.DurationVar(&c.WebhookRefresh, "webhook-refresh", 0, "how often the subscriptions are re-read, so that instances learn of subscriptions made through another (default: the dispatcher's)")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", 0, "time allowed to one delivery attempt (default: the dispatcher's 10s); a lease lasts at least twice this")
+	fs.DurationVar(&c.WebhookLeaseTTL, "webhook-lease-ttl", 0, "how long an instance holds a subscription without renewing; another takes over after it (default: the dispatcher's; at least twice -webhook-timeout)")
 }
 
 // run serves cfg until ctx is done, then shuts down gracefully.

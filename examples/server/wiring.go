@@ -25,6 +25,18 @@ type config struct {
 	Demo                                     bool
 	MetricsPath                              string        // where request metrics are served; "" for none
 	ReadyTimeout                             time.Duration // how long /readyz waits for the store
+	// Webhooks runs the webhook dispatcher and serves the admin routes;
+	// WebhookAllowPrivate lets targets be http:// and loopback or private
+	// addresses (local development and tests).
+	Webhooks, WebhookAllowPrivate bool
+	WebhookLeaseTTL               time.Duration // 0: the dispatcher's default
+	// WebhookRefresh is how often the dispatcher re-reads the
+	// subscriptions, which is how one instance learns of a subscription
+	// created through another (0: the dispatcher's default).
+	WebhookRefresh time.Duration
+	// WebhookTimeout bounds one delivery attempt (0: the dispatcher's
+	// 10 s); the lease lasts at least twice as long.
+	WebhookTimeout time.Duration
 	limits
 
 	Out io.Writer    // where the generated admin password is printed
@@ -105,7 +117,16 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 			return nil, fmt.Errorf("demo data: %w", err)
 		}
 	}
-	api := httpadapter.New(srv.Calendar,
+	apiOpts := []httpadapter.Option{}
+	if cfg.Webhooks {
+		wc, err := startWebhooks(cfg, srv, repo)
+		if err != nil {
+			srv.Close()
+			return nil, err
+		}
+		apiOpts = append(apiOpts, httpadapter.WithWebhooks(wc))
+	}
+	api := httpadapter.New(srv.Calendar, append(apiOpts,
 		httpadapter.WithRoot("/wp-json"),
 		httpadapter.WithNamespaceAliases("tribe/events/v1"),
 		httpadapter.WithLanguageSegments(true),
@@ -114,7 +135,7 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 		httpadapter.WithCORSOrigins(strings.Split(cfg.CORSOrigin, ",")...),
 		httpadapter.WithLogger(cfg.Log),
 		httpadapter.WithBodyReadTimeout(cfg.withDefaults().BodyTimeout),
-	)
+	)...)
 	mux := http.NewServeMux()
 	api.Register(mux)
 	// Everything else — an unknown language segment included — gets the
