@@ -66,8 +66,8 @@ func countQuery(rng *rand.Rand, ds *dataset, vis calendar.Visibility) *calendar.
 // shapes drivers answer from index counts.
 func testTotalsPerCaller(t *testing.T, r calendar.Repository) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	ds := seedDataset(t, r, rng, 300)
-	checkCountQueries(t, r, rng, ds, 120)
+	ds := seedDataset(t, r, rng, 200)
+	checkCountQueries(t, r, rng, ds, 100)
 }
 
 func checkCountQueries(t *testing.T, r calendar.Repository, rng *rand.Rand, ds *dataset, n int) {
@@ -95,9 +95,9 @@ func checkCountQueries(t *testing.T, r calendar.Repository, rng *rand.Rand, ds *
 // totals still equal brute force.
 func testTotalsAfterWrites(t *testing.T, r calendar.Repository) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	ds := seedDataset(t, r, rng, 200)
+	ds := seedDataset(t, r, rng, 120)
 	ctx := t.Context()
-	for i := 0; i < 80; i++ {
+	for i := 0; i < 60; i++ {
 		j := rng.IntN(len(ds.events))
 		p := ds.events[j]
 		if rng.IntN(8) == 0 {
