@@ -27,6 +27,9 @@ type blockSum struct {
 type statusKey struct {
 	st     calendar.Status
 	hidden bool
+	// template marks series records, which event lists leave out
+	// (calendar.SeriesHideTemplates) while their occurrences are counted.
+	template bool
 }
 
 type authorKey struct {
@@ -65,7 +68,7 @@ func (sum *blockSum) add(p *calendar.PostRecord) {
 		}
 		sum.futures++
 	}
-	k := statusKey{p.Status, p.HideFromListings}
+	k := statusKey{p.Status, p.HideFromListings, len(p.Recurrence) > 0}
 	sum.byStatus[k]++
 	sum.byAuthor[authorKey{k, p.Author}]++
 }
@@ -75,7 +78,7 @@ func (sum *blockSum) sub(p *calendar.PostRecord) {
 	if p.Status == calendar.StatusFuture {
 		sum.futures-- // at 0 the next add resets the span
 	}
-	k := statusKey{p.Status, p.HideFromListings}
+	k := statusKey{p.Status, p.HideFromListings, len(p.Recurrence) > 0}
 	if sum.byStatus[k]--; sum.byStatus[k] == 0 {
 		delete(sum.byStatus, k)
 	}
@@ -114,8 +117,11 @@ func (sum *blockSum) count(q *calendar.PostQuery) (n int, ok bool) {
 		return st
 	}
 	v := q.Visible
+	left := func(k statusKey) bool {
+		return q.ExcludeHidden && k.hidden || q.Series == calendar.SeriesHideTemplates && k.template
+	}
 	for k, c := range sum.byStatus {
-		if q.ExcludeHidden && k.hidden {
+		if left(k) {
 			continue
 		}
 		if v.IsZero() || slices.Contains(v.Statuses, effective(k.st)) {
@@ -126,8 +132,7 @@ func (sum *blockSum) count(q *calendar.PostQuery) (n int, ok bool) {
 		return n, true
 	}
 	for k := range sum.byStatus {
-		if e := effective(k.st); !slices.Contains(v.Statuses, e) && slices.Contains(v.OwnStatuses, e) &&
-			!(q.ExcludeHidden && k.hidden) {
+		if e := effective(k.st); !slices.Contains(v.Statuses, e) && slices.Contains(v.OwnStatuses, e) && !left(k) {
 			n += sum.byAuthor[authorKey{k, v.Owner}]
 		}
 	}

@@ -73,14 +73,15 @@ walk:
 
 // countable reports whether q's total can come from summaries (see
 // postList.count), and then the total. It can when q is an event query
-// restricted, beyond visibility, hidden events and the two time windows, by
+// restricted, beyond visibility, hidden events, series records and the two time windows, by
 // at most one venue, organizer, category or tag: then one index list holds
 // exactly the candidates. Anything else (id sets, search, names, featured,
 // parent, excluded venues, several links) is counted by visiting the
 // candidates. The caller holds the read lock.
 func (s *Store) countable(q *calendar.PostQuery) (bool, int) {
 	if q.Kind != calendar.KindEvent || len(q.IDs) > 0 || len(q.ExcludeIDs) > 0 || len(q.NotVenueIDs) > 0 ||
-		q.Featured != nil || q.PostParent != 0 || len(q.Search) > 0 || q.Name != "" || q.Series != calendar.SeriesAny {
+		q.Featured != nil || q.PostParent != 0 || len(q.Search) > 0 || q.Name != "" ||
+		q.Series != calendar.SeriesAny && q.Series != calendar.SeriesHideTemplates {
 		return false, 0
 	}
 	list := s.byKind[calendar.KindEvent]

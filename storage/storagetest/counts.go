@@ -34,6 +34,8 @@ func callerVisibility(rng *rand.Rand, ds *dataset) map[string]calendar.Visibilit
 // counts kept by their indexes instead of visiting every match.
 func countQuery(rng *rand.Rand, ds *dataset, vis calendar.Visibility) *calendar.PostQuery {
 	q := &calendar.PostQuery{Kind: calendar.KindEvent, Now: randomNow(rng, ds), Visible: vis, ExcludeHidden: rng.IntN(3) != 0}
+	// Event lists leave series records out by default.
+	q.Series = calendar.StoredSeries(rng.IntN(3))
 	day := func() time.Time { return pick(rng, ds.events).Start.Truncate(24 * time.Hour) }
 	switch rng.IntN(4) {
 	case 0: // default: ended by today excluded, starting within two years
