@@ -20,3 +20,5 @@ func newRepo(tb testing.TB) calendar.Repository {
 func TestConformance(t *testing.T) { storagetest.Run(t, newRepo) }
 
 func BenchmarkRepository(b *testing.B) { storagetest.Bench(b, newRepo) }
+
+func BenchmarkSeries(b *testing.B) { storagetest.BenchSeries(b, newRepo) }
