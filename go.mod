@@ -7,6 +7,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/schema v1.4.1
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/teambition/rrule-go v1.8.2
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.58.0
 )

@@ -67,4 +67,11 @@ type Calendar interface {
 	CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, opt WriteOptions) (*Term, error)
 	UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in TermInput, opt WriteOptions) (*Term, error)
 	DeleteTerm(ctx context.Context, tax Taxonomy, id int64, opt DeleteOptions) (*Term, error)
+
+	// ExtendSeries materialises the occurrences of open-ended recurring
+	// events that entered the horizon since they were last extended, and
+	// returns how many it created. It is idempotent and safe when several
+	// processes call it at once; applications run it regularly (the example
+	// server: at start and hourly). Only System may call it.
+	ExtendSeries(ctx context.Context) (created int, err error)
 }

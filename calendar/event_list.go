@@ -33,7 +33,14 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	}
 	pq := &PostQuery{Kind: KindEvent, Now: now, Lang: lang, Search: searchWords(q.Search),
 		Visible: postVisibility(c, &v, q.Status), ExcludeHidden: true, Featured: q.Featured,
-		Offset: offset, Limit: perPage}
+		Offset: offset, Limit: perPage, Series: SeriesHideTemplates}
+	switch q.Series {
+	case SeriesOccurrences, "":
+	case SeriesRecords:
+		pq.Series = SeriesHideInstances
+	default:
+		v.Add("series", "series must be occurrences or series")
+	}
 	empty := false
 	none := func(ids []int64) { empty = empty || len(ids) == 0 }
 

@@ -151,10 +151,19 @@ func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptio
 		if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, true); err != nil {
 			return nil, err
 		}
+		var starts []time.Time
+		if in.Recurrence.Set {
+			starts = s.checkRecurrence(&v, rec, in.Recurrence.Value, now)
+		}
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
 		steps := append(plan.steps(rec), Step{Op: OpCreatePost, Post: rec})
+		seriesStep := len(steps) - 1
+		if len(starts) > 0 {
+			// The series and its occurrences: one atomic write.
+			steps = append(steps, s.occurrenceSteps(rec, StepRef(seriesStep), starts)...)
+		}
 		res, err := s.repo.Apply(ctx, &Write{Steps: steps})
 		if err != nil {
 			if errors.Is(err, ErrNotFound) {
@@ -168,8 +177,11 @@ func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptio
 			}
 			return nil, s.storageErr(ctx, "create event", err)
 		}
-		stored := res.Steps[len(res.Steps)-1].Post
+		stored := res.Steps[seriesStep].Post
 		s.counts.eventWritten(nil, stored, now)
+		for _, r := range res.Steps[seriesStep+1:] {
+			s.counts.eventWritten(nil, r.Post, now)
+		}
 		return s.newRender(ctx, c, lang, now).knowNewTerms(res, stored).event(stored, false)
 	}
 }
@@ -188,13 +200,29 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 		if err != nil {
 			return nil, err
 		}
-		if err := s.applyEvent(ctx, c, &v, rec, in, lang, s.now(), false); err != nil {
+		old, now := rec.Clone(), s.now()
+		if err := s.applyEvent(ctx, c, &v, rec, in, lang, now, false); err != nil {
+			return nil, err
+		}
+		if old.PostParent != 0 && !old.RecurrenceID.IsZero() {
+			// An occurrence edited on its own keeps its own fields from now on.
+			switch in.Scope {
+			case "", ScopeThis:
+				rec.Detached = true
+			case ScopeFollowing:
+				v.Add("scope", "scope=following is not supported yet; edit the series or this occurrence")
+			default:
+				v.Add("scope", "scope must be this or following")
+			}
+		}
+		series, err := s.seriesUpdateSteps(ctx, &v, old, rec, in, now)
+		if err != nil {
 			return nil, err
 		}
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
-		return plan.steps(rec), nil
+		return append(plan.steps(rec), series...), nil
 	})
 	if err != nil {
 		return nil, err
@@ -225,7 +253,10 @@ func (s *Service) DeleteEvent(ctx context.Context, ref Ref, opt DeleteOptions) (
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.deletePost(ctx, KindEvent, ref, opt)
+	rec, handled, err := s.deleteSeriesOrOccurrence(ctx, ref, opt)
+	if !handled && err == nil {
+		rec, err = s.deletePost(ctx, KindEvent, ref, opt)
+	}
 	if err != nil {
 		return nil, err
 	}

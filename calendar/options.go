@@ -29,7 +29,29 @@ type settings struct {
 	defaultAuthor int64
 	// maxItems bounds the items of one array argument.
 	maxItems int
+	// horizonMonths and maxOccurrences bound the occurrences of a series.
+	horizonMonths  int
+	maxOccurrences int
 }
+
+// DefaultSeriesHorizonMonths is how far ahead of now the occurrences of an
+// open-ended series are materialised unless WithSeriesHorizon says otherwise.
+const DefaultSeriesHorizonMonths = 24
+
+// DefaultMaxOccurrences is the most occurrences one series may have unless
+// WithMaxOccurrences says otherwise.
+const DefaultMaxOccurrences = 1000
+
+// WithSeriesHorizon sets how many months after now the occurrences of a
+// recurring event are materialised (default DefaultSeriesHorizonMonths). A
+// rule with COUNT or UNTIL inside the horizon is materialised whole; later
+// occurrences of an open-ended rule come with ExtendSeries.
+func WithSeriesHorizon(months int) Option { return func(s *settings) { s.horizonMonths = months } }
+
+// WithMaxOccurrences sets the most occurrences a series may have within the
+// horizon, and the largest COUNT (default DefaultMaxOccurrences); a rule that
+// makes more is refused with a 400 naming recurrence.
+func WithMaxOccurrences(n int) Option { return func(s *settings) { s.maxOccurrences = n } }
 
 // DefaultMaxPerPage is the largest page size unless WithMaxPerPage says otherwise.
 const DefaultMaxPerPage = 50

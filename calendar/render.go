@@ -128,7 +128,7 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 		Version: e.Version, Slug: e.Slug, Lang: e.Title.LangOf(r.lang, e.Lang), UID: e.UID,
 		Title: e.Title.Get(r.lang, e.Lang),
 		Start: e.Start.In(loc), End: e.End.In(loc), TimeZone: e.TimeZone,
-		PostParent: e.PostParent, Protected: protected,
+		PostParent: e.PostParent, Protected: protected, Recurrence: seriesLines(e), Series: seriesLink(e, loc),
 		HasPassword: e.Password != "" && r.c.canEdit(e, e.EffectiveStatus(r.now)),
 	}
 	if ev.TimeZone == "" {

@@ -38,6 +38,12 @@ func New(repo Repository, opts ...Option) *Service {
 	if s.maxItems <= 0 {
 		s.maxItems = DefaultMaxItems
 	}
+	if s.horizonMonths <= 0 {
+		s.horizonMonths = DefaultSeriesHorizonMonths
+	}
+	if s.maxOccurrences <= 0 {
+		s.maxOccurrences = DefaultMaxOccurrences
+	}
 	if s.defaultAuthor <= 0 {
 		s.defaultAuthor = DefaultAuthor
 	}
