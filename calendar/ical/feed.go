@@ -119,6 +119,11 @@ func (f *Feed) note(ev *calendar.Event, v *validator) {
 		f.zones[name] = z
 	}
 	z.add(ev.Start, ev.End)
+	if len(ev.Recurrence) > 0 {
+		// A reader expands the rule with this VTIMEZONE: cover the span
+		// the calendar materialises (its default horizon).
+		z.add(ev.Start, f.cfg.now().AddDate(2, 0, 0))
+	}
 }
 
 func (x *Exporter) finish(f *Feed, v *validator) {
@@ -157,7 +162,7 @@ func (f *Feed) Write(ctx context.Context, w io.Writer) error {
 	if fl, ok := w.(interface{ Flush() }); ok {
 		fl.Flush() // the first bytes leave now; the events follow as they are read
 	}
-	e := eventWriter{l: l, cfg: &f.cfg, lang: f.lang, zones: f.zones}
+	e := eventWriter{l: l, cfg: &f.cfg, lang: f.lang, zones: f.zones, grouped: f.q.Series == calendar.SeriesRecords}
 	if f.one != nil {
 		e.write(f.one)
 	} else if err := f.each(ctx, func(ev *calendar.Event) error {

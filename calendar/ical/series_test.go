@@ -30,7 +30,7 @@ func writeSeriesFeed(t *testing.T, zone string, from, to time.Time, evs ...*cale
 	l.prop("VERSION", "2.0")
 	l.prop("PRODID", "-//eventcal//test//EN")
 	writeVTimezone(l, zone, zs)
-	e := eventWriter{l: l, cfg: &exportConfig{uidHost: "example.test", siteURL: "http://example.test"}, zones: zones}
+	e := eventWriter{l: l, cfg: &exportConfig{uidHost: "example.test", siteURL: "http://example.test"}, zones: zones, grouped: true}
 	for _, ev := range evs {
 		e.write(ev)
 	}

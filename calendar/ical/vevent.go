@@ -18,13 +18,19 @@ type eventWriter struct {
 	lang  string
 	zones map[string]*zoneSpan
 	num   []byte
+	// grouped: the feed lists series records and detached occurrences
+	// (list argument series=series), so an occurrence is written as an
+	// override of its series. Otherwise the feed lists occurrences, and each
+	// is a VEVENT of its own.
+	grouped bool
 }
 
 func (e *eventWriter) write(ev *calendar.Event) {
 	l := e.l
 	l.prop("BEGIN", "VEVENT")
 	l.start("UID")
-	if ev.Series != nil {
+	override := e.grouped && ev.Series != nil
+	if override {
 		l.text(seriesUID(e.cfg, ev))
 	} else {
 		l.text(uidOf(e.cfg, ev))
@@ -32,7 +38,7 @@ func (e *eventWriter) write(ev *calendar.Event) {
 	l.end()
 	l.prop("DTSTAMP", ev.Modified.UTC().Format(utcLayout))
 	e.times(ev)
-	if ev.Series != nil {
+	if override {
 		e.recurrenceID(ev)
 	} else if len(ev.Recurrence) > 0 {
 		e.rule(ev)
