@@ -10,7 +10,7 @@ import (
 	"github.com/eventcal/eventcal/calendar/ical/icaljstest"
 )
 
-// A feed with series=series holds each series once, with its rule (a deleted
+// A feed (occurrences listed, or series=series) holds each series once, with its rule (a deleted
 // occurrence as EXDATE) and its detached occurrence as an override: the
 // occurrences ical.js expands are those of the JSON list, DST week included.
 func TestSeriesFeedExpandsLikeTheList(t *testing.T) {
@@ -35,7 +35,18 @@ func TestSeriesFeedExpandsLikeTheList(t *testing.T) {
 	single := mk(t, cal, timed("Solo", "2027-03-10 18:00", "2027-03-10 19:00", "Europe/Berlin"))
 
 	x := ical.NewExporter(cal, testSite, ical.WithClock(func() time.Time { return now }))
-	feed := export(t, system, x, calendar.EventQuery{Series: calendar.SeriesRecords, StartDate: "2027-01-01"})
+	for _, mode := range []calendar.SeriesMode{calendar.SeriesOccurrences, calendar.SeriesRecords} {
+		checkSeriesFeed(t, cal, export(t, system, x, calendar.EventQuery{Series: mode, StartDate: "2027-01-01"}), single.ID)
+	}
+	// A window holding one occurrence only brings the whole series.
+	feed := export(t, system, x, calendar.EventQuery{StartDate: "2027-03-16", EndDate: "2027-03-16"})
+	if got := icaljstest.Parse(t, feed); len(got.Events) != 2 || len(got.Expanded) != 5 {
+		t.Errorf("one-day window: %d VEVENTs, %d occurrences expanded; want the series and its override, 5", len(got.Events), len(got.Expanded))
+	}
+}
+
+func checkSeriesFeed(t *testing.T, cal calendar.Calendar, feed []byte, single int64) {
+	t.Helper()
 	got := icaljstest.Parse(t, feed)
 	if len(got.Events) != 3 {
 		t.Fatalf("%d VEVENTs (series, override, single event), want 3:\n%s", len(got.Events), feed)
@@ -46,7 +57,7 @@ func TestSeriesFeedExpandsLikeTheList(t *testing.T) {
 	}
 	var want []string
 	for _, ev := range listAll(t, system, cal, calendar.EventQuery{StartDate: "2027-01-01"}) {
-		if ev.ID == single.ID {
+		if ev.ID == single {
 			continue
 		}
 		want = append(want, ev.Start.UTC().Format(time.RFC3339)+" "+ev.Title)

@@ -18,10 +18,9 @@ type eventWriter struct {
 	lang  string
 	zones map[string]*zoneSpan
 	num   []byte
-	// grouped: the feed lists series records and detached occurrences
-	// (list argument series=series), so an occurrence is written as an
-	// override of its series. Otherwise the feed lists occurrences, and each
-	// is a VEVENT of its own.
+	// grouped: the feed holds series with their detached occurrences, so
+	// a detached occurrence is written as an override of its series. A
+	// one-event feed writes it as a VEVENT of its own.
 	grouped bool
 }
 
@@ -29,7 +28,7 @@ func (e *eventWriter) write(ev *calendar.Event) {
 	l := e.l
 	l.prop("BEGIN", "VEVENT")
 	l.start("UID")
-	override := e.grouped && ev.Series != nil
+	override := e.grouped && ev.Series != nil && ev.Series.Detached
 	if override {
 		l.text(seriesUID(e.cfg, ev))
 	} else {
