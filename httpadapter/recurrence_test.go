@@ -197,3 +197,51 @@ func TestFeedSeriesArgument(t *testing.T) {
 	}
 	e.do("GET", testNS+"/events.ics?series=series", nil).must(t, 200)
 }
+
+// End to end through the handlers: a series created with its rule as one
+// string of lines, its occurrences listed by post_parent with their series
+// link (recurrence id in the site zone, New York here), the series record
+// hidden from the default list and shown with series=series.
+func TestSeriesOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("POST", testNS+"/events", map[string]any{"title": "Choir", "start_date": "2026-12-01 19:00:00",
+		"end_date": "2026-12-01 21:00:00", "timezone": "Europe/Berlin",
+		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=4\nEXDATE;TZID=Europe/Berlin:20261208T190000\n"}, user("admin")).must(t, 201)
+	s := r.obj()
+	if diff := cmp.Diff([]any{"RRULE:FREQ=WEEKLY;COUNT=4", "EXDATE;TZID=Europe/Berlin:20261208T190000"}, s["recurrence"]); diff != "" {
+		t.Errorf("created series recurrence (-want +got):\n%s", diff)
+	}
+	if s["series"] != nil {
+		t.Errorf("series link on the series: %v", s["series"])
+	}
+	id := int64(s["id"].(float64))
+	occ := e.do("GET", fmt.Sprintf("%s/events?post_parent=%d", testNS, id), nil).must(t, 200).obj()
+	events := occ["events"].([]any)
+	if len(events) != 3 {
+		t.Fatalf("%d occurrences, want 3 (4 weeks, one excepted)", len(events))
+	}
+	wantRID := []string{"2026-12-01 13:00:00", "2026-12-15 13:00:00", "2026-12-22 13:00:00"} // 19:00 Berlin in New York
+	for i, ev := range events {
+		link := ev.(map[string]any)["series"].(map[string]any)
+		if link["id"].(float64) != float64(id) || link["recurrence_id"] != wantRID[i] || link["detached"] != false ||
+			link["rest_url"] != fmt.Sprintf("http://%s%s/events/%d", testHost, testNS, id) {
+			t.Errorf("occurrence %d: series link %v", i, link)
+		}
+		if r := ev.(map[string]any)["recurrence"].([]any); len(r) != 0 {
+			t.Errorf("occurrence %d: recurrence %v", i, r)
+		}
+	}
+	ids := func(q string) []float64 {
+		var out []float64
+		for _, ev := range e.do("GET", testNS+"/events?"+q, nil).must(t, 200).obj()["events"].([]any) {
+			out = append(out, ev.(map[string]any)["id"].(float64))
+		}
+		return out
+	}
+	if slices.Contains(ids("search=choir"), float64(id)) {
+		t.Error("the series record is listed by default")
+	}
+	if got := ids("search=choir&series=series"); !slices.Equal(got, []float64{float64(id)}) {
+		t.Errorf("series=series lists %v, want only the series %d", got, id)
+	}
+}

@@ -21,6 +21,8 @@ func TestConformance(t *testing.T) { storagetest.Run(t, newRepo) }
 
 func BenchmarkRepository(b *testing.B) { storagetest.Bench(b, newRepo) }
 
+func BenchmarkSeries(b *testing.B) { storagetest.BenchSeries(b, newRepo) }
+
 // The suite again with blocks of 4 entries: totals taken from block
 // summaries (whole blocks inside a window) are proven on small data.
 func TestConformanceSmallBlocks(t *testing.T) {

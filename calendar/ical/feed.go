@@ -119,6 +119,11 @@ func (f *Feed) note(ev *calendar.Event, v *validator) {
 		f.zones[name] = z
 	}
 	z.add(ev.Start, ev.End)
+	if len(ev.Recurrence) > 0 {
+		// A reader expands the rule with this VTIMEZONE: cover the span
+		// the calendar materialises (its default horizon).
+		z.add(ev.Start, f.cfg.now().AddDate(2, 0, 0))
+	}
 }
 
 func (x *Exporter) finish(f *Feed, v *validator) {
@@ -157,7 +162,7 @@ func (f *Feed) Write(ctx context.Context, w io.Writer) error {
 	if fl, ok := w.(interface{ Flush() }); ok {
 		fl.Flush() // the first bytes leave now; the events follow as they are read
 	}
-	e := eventWriter{l: l, cfg: &f.cfg, lang: f.lang, zones: f.zones}
+	e := eventWriter{l: l, cfg: &f.cfg, lang: f.lang, zones: f.zones, grouped: f.one == nil}
 	if f.one != nil {
 		e.write(f.one)
 	} else if err := f.each(ctx, func(ev *calendar.Event) error {
@@ -202,15 +207,52 @@ func (f *Feed) writeHeader(l *lineWriter) {
 	}
 }
 
-// each calls fn for every event of the query in list order (start, then id),
-// a page at a time. Pages are read by offset; should the result change
-// between two pages, an event already passed is not repeated.
-//
-// Series plug in here once the calendar has them: an occurrence in the list
-// stands for its series, which is written once (eventWriter), with its
-// detached occurrences, the first time one of its occurrences comes by.
+// each calls fn for every event of the feed in list order (start, then id).
+// Series are exported as series: an occurrence in the list stands for its
+// series, which comes once, followed by its detached occurrences (written as
+// overrides), the first time one of its occurrences comes by. With the list
+// argument series=series the list itself holds series records and detached
+// occurrences.
 func (f *Feed) each(ctx context.Context, fn func(*calendar.Event) error) error {
-	q := f.q
+	if f.q.Series == calendar.SeriesRecords {
+		return f.list(ctx, f.q, fn)
+	}
+	done := map[int64]bool{}
+	return f.list(ctx, f.q, func(ev *calendar.Event) error {
+		if ev.Series == nil {
+			return fn(ev)
+		}
+		id := ev.Series.ID
+		if done[id] {
+			return nil
+		}
+		done[id] = true
+		s, err := f.cal.GetEvent(ctx, calendar.ByID(id), calendar.ReadOptions{Lang: f.q.Lang})
+		switch calendar.CodeOf(err) {
+		case "":
+		case calendar.CodeNotFound, calendar.CodeForbidden, calendar.CodeUnauthenticated, calendar.CodeGone:
+			// The caller may read the occurrence but not its series: the
+			// occurrence goes alone, as a VEVENT of its own.
+			alone := *ev
+			alone.Series = nil
+			return fn(&alone)
+		default:
+			return err
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+		// Its detached occurrences, whatever their dates (the rule reaches
+		// them all), as the caller may read them.
+		return f.list(ctx, calendar.EventQuery{PostParent: id, Series: calendar.SeriesRecords, Lang: f.q.Lang,
+			Status: f.q.Status, StartDate: "1900-01-01"}, fn)
+	})
+}
+
+// list calls fn for every event of q in list order, a page at a time. Pages
+// are read by offset; should the result change between two pages, an event
+// already passed is not repeated.
+func (f *Feed) list(ctx context.Context, q calendar.EventQuery, fn func(*calendar.Event) error) error {
 	q.PerPage = 1 << 30 // clamped to the calendar's largest page
 	seen := false
 	var lastStart time.Time

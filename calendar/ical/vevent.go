@@ -8,11 +8,9 @@ import (
 	"github.com/eventcal/eventcal/calendar"
 )
 
-// eventWriter writes single events as VEVENTs.
-//
-// Series (recurring events) will be written here too: the series as one
-// VEVENT carrying RRULE/RDATE/EXDATE lines after DTEND, and each detached
-// occurrence as a VEVENT with the series' UID and a RECURRENCE-ID. write is
+// eventWriter writes events as VEVENTs: single events, series (one VEVENT
+// carrying RRULE/RDATE/EXDATE lines after DTEND, series.go) and detached
+// occurrences (a VEVENT with the series' UID and a RECURRENCE-ID). write is
 // the one place that decides which properties a VEVENT has.
 type eventWriter struct {
 	l     *lineWriter
@@ -20,16 +18,30 @@ type eventWriter struct {
 	lang  string
 	zones map[string]*zoneSpan
 	num   []byte
+	// grouped: the feed holds series with their detached occurrences, so
+	// a detached occurrence is written as an override of its series. A
+	// one-event feed writes it as a VEVENT of its own.
+	grouped bool
 }
 
 func (e *eventWriter) write(ev *calendar.Event) {
 	l := e.l
 	l.prop("BEGIN", "VEVENT")
 	l.start("UID")
-	l.text(uidOf(e.cfg, ev))
+	override := e.grouped && ev.Series != nil && ev.Series.Detached
+	if override {
+		l.text(seriesUID(e.cfg, ev))
+	} else {
+		l.text(uidOf(e.cfg, ev))
+	}
 	l.end()
 	l.prop("DTSTAMP", ev.Modified.UTC().Format(utcLayout))
 	e.times(ev)
+	if override {
+		e.recurrenceID(ev)
+	} else if len(ev.Recurrence) > 0 {
+		e.rule(ev)
+	}
 	l.textProp("SUMMARY", e.lang, ev.Title)
 	l.textProp("DESCRIPTION", e.lang, ev.Description)
 	website := ev.Website

@@ -140,5 +140,55 @@ func loadDemo(ctx context.Context, cal calendar.Calendar, admin calendar.Princip
 			return fmt.Errorf("event %s (fr): %w", title, err)
 		}
 	}
+	return demoSeries(ctx, cal, today, venueIDs[0], cats["jazz"])
+}
+
+// demoSeries adds a recurring event in both languages: a weekly jam session
+// on 12 Tuesdays, the third left out (EXDATE), and the fifth changed on its
+// own (a detached occurrence).
+func demoSeries(ctx context.Context, cal calendar.Calendar, today time.Time, venue, jazz int64) error {
+	fr := calendar.WriteOptions{Lang: "fr"}
+	first := today.AddDate(0, 0, 1+(int(time.Tuesday)-int(today.Weekday())+6)%7).Add(19*time.Hour + 30*time.Minute)
+	skipped := first.AddDate(0, 0, 14)
+	series, err := cal.CreateEvent(ctx, calendar.EventInput{
+		Title:       calendar.Some("Tuesday Jam Session"),
+		Description: calendar.Some("Demo series: an open jam every Tuesday, bring your instrument."),
+		StartDate:   calendar.Some(first.Format("2006-01-02 15:04:05")),
+		EndDate:     calendar.Some(first.Add(150 * time.Minute).Format("2006-01-02 15:04:05")),
+		Venue:       calendar.Some([]calendar.VenueRef{{ID: venue}}),
+		Categories:  calendar.Some([]calendar.TermRef{{ID: jazz}}),
+		Cost:        calendar.Some([]string{"0"}),
+		Recurrence: calendar.Some([]string{"RRULE:FREQ=WEEKLY;COUNT=12",
+			"EXDATE:" + skipped.UTC().Format("20060102T150405Z")}),
+	}, calendar.WriteOptions{})
+	if err != nil {
+		return fmt.Errorf("series: %w", err)
+	}
+	if _, err := cal.UpdateEvent(ctx, calendar.ByID(series.ID), calendar.EventInput{
+		Title:       calendar.Some("Jam session du mardi"),
+		Description: calendar.Some("Série de démonstration : une jam ouverte chaque mardi, venez avec votre instrument."),
+	}, fr); err != nil {
+		return fmt.Errorf("series (fr): %w", err)
+	}
+	occ, err := cal.ListEvents(ctx, calendar.EventQuery{PostParent: series.ID, StartDate: first.Format("2006-01-02"), PerPage: 20})
+	if err != nil {
+		return fmt.Errorf("series occurrences: %w", err)
+	}
+	if len(occ.Events) < 4 {
+		return fmt.Errorf("series: %d occurrences listed", len(occ.Events))
+	}
+	special := occ.Events[3] // the fifth Tuesday: the third is skipped
+	if _, err := cal.UpdateEvent(ctx, calendar.ByID(special.ID), calendar.EventInput{
+		Title:       calendar.Some("Tuesday Jam Session: guest night"),
+		Description: calendar.Some("This week a guest trio opens the jam."),
+	}, calendar.WriteOptions{}); err != nil {
+		return fmt.Errorf("detached occurrence: %w", err)
+	}
+	if _, err := cal.UpdateEvent(ctx, calendar.ByID(special.ID), calendar.EventInput{
+		Title:       calendar.Some("Jam session du mardi : soirée invités"),
+		Description: calendar.Some("Cette semaine, un trio invité ouvre la jam."),
+	}, fr); err != nil {
+		return fmt.Errorf("detached occurrence (fr): %w", err)
+	}
 	return nil
 }

@@ -110,6 +110,12 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer srv.Close()
+	// Recurring events: materialise what entered the horizon while the
+	// server was down, then keep doing it every hour.
+	extendSeries(ctx, srv.Calendar, cfg.Log)
+	mctx, stopMaintenance := context.WithCancel(ctx)
+	defer stopMaintenance()
+	go maintainSeries(mctx, srv.Calendar, seriesEvery, cfg.Log)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

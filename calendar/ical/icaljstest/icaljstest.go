@@ -30,6 +30,19 @@ type Result struct {
 	Calendar map[string]any `json:"calendar"` // calendar property → first value
 	Tree     Component      `json:"tree"`
 	Events   []Event        `json:"events"`
+	// Expanded holds the occurrences ical.js computes for every recurring
+	// VEVENT (RRULE/RDATE minus EXDATE, with the overrides of the VEVENTs
+	// that share its UID and carry a RECURRENCE-ID), series after series.
+	Expanded []Occurrence `json:"expanded"`
+}
+
+// Occurrence is one occurrence of a recurring VEVENT as ical.js expands it.
+type Occurrence struct {
+	UID          string `json:"uid"`
+	RecurrenceID Time   `json:"recurrenceId"`
+	Start        Time   `json:"start"`
+	End          Time   `json:"end"`
+	Summary      string `json:"summary"`
 }
 
 // Component is a component's name, its property names in order, and its children.
@@ -53,6 +66,8 @@ type Event struct {
 	Organizer   *Organizer `json:"organizer"`
 	Start       *Time      `json:"start"`
 	End         *Time      `json:"end"`
+	// RecurrenceID is set on a VEVENT that overrides one occurrence of a series.
+	RecurrenceID *Time `json:"recurrenceId"`
 }
 
 // Text is a TEXT value and its LANGUAGE parameter.

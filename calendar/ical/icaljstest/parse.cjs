@@ -52,12 +52,35 @@ process.stdin.on('end', () => {
       organizer: org ? { cn: org.getParameter('cn') || null, value: org.getFirstValue() } : null,
       start: time(ve.getFirstProperty('dtstart')),
       end: time(ve.getFirstProperty('dtend')),
+      recurrenceId: time(ve.getFirstProperty('recurrence-id')),
     };
   });
+  // Recurring events expanded by ical.js itself: each series with the
+  // VEVENTs that override its occurrences (same UID, RECURRENCE-ID).
+  const value = (t) => (t.isDate ? { date: t.toString() } : { utc: t.toJSDate().toISOString().replace('.000Z', 'Z') });
+  const masters = new Map();
+  const vevents = root.getAllSubcomponents('vevent');
+  for (const ve of vevents) {
+    if (!ve.hasProperty('recurrence-id')) masters.set(ve.getFirstPropertyValue('uid'), new ICAL.Event(ve));
+  }
+  for (const ve of vevents) {
+    const m = ve.hasProperty('recurrence-id') && masters.get(ve.getFirstPropertyValue('uid'));
+    if (m) m.relateException(ve);
+  }
+  const expanded = [];
+  for (const [uid, ev] of masters) {
+    if (!ev.isRecurring()) continue;
+    const it = ev.iterator();
+    for (let next, n = 0; (next = it.next()) && n < 5000; n++) {
+      const d = ev.getOccurrenceDetails(next);
+      expanded.push({ uid, recurrenceId: value(d.recurrenceId), start: value(d.startDate), end: value(d.endDate),
+        summary: d.item.summary });
+    }
+  }
   const cal = {};
   for (const p of root.getAllProperties()) {
     const v = p.getFirstValue();
     cal[p.name] = v !== null && typeof v === 'object' ? v.toString() : v;
   }
-  process.stdout.write(JSON.stringify({ calendar: cal, tree: names(root), events }));
+  process.stdout.write(JSON.stringify({ calendar: cal, tree: names(root), events, expanded }));
 });
