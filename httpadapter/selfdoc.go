@@ -170,6 +170,13 @@ func schemas() map[string]any {
 		"SeriesLink": map[string]any{"type": "object", "nullable": true, "description": "Set on an occurrence of a recurring event: its series, its original start (recurrence id) and whether it was edited on its own.",
 			"properties": map[string]any{"id": prop("integer"), "rest_url": str, "recurrence_id": str, "recurrence_id_utc": str, "detached": prop("boolean")},
 			"required":   []string{"id", "rest_url", "recurrence_id", "recurrence_id_utc", "detached"}},
+		"Webhook": object(map[string]any{"id": prop("integer"), "url": str, "events": arrayOf(str),
+			"filter": object(map[string]any{"categories": arrayOf(prop("integer")), "venues": arrayOf(prop("integer")), "organizers": arrayOf(prop("integer"))}),
+			"status": str, "disabled_reason": str, "cursor": str, "failing_since": str, "attempts": prop("integer"),
+			"last_error": str, "secret": str}, "id", "url", "events", "status", "cursor"),
+		"ChangePage": object(map[string]any{"changes": arrayOf(object(map[string]any{"seq": prop("integer"), "time": str,
+			"kind": str, "id": prop("integer"), "action": str, "version": prop("integer"), "tx": prop("integer"), "series": prop("integer")},
+			"seq", "time", "kind", "id", "action", "version", "tx")), "next": str, "more": prop("boolean")}, "changes", "next", "more"),
 		"ImportReport": object(map[string]any{"created": prop("integer"), "updated": prop("integer"), "unchanged": prop("integer"),
 			"skipped": arrayOf(object(map[string]any{"uid": str, "reason": str}, "uid", "reason"))},
 			"created", "updated", "unchanged", "skipped"),
@@ -185,6 +192,14 @@ func responseSchema(rt *Route) map[string]any {
 	coll := parts[0]
 	item := map[string]string{"events": "Event", "venues": "Venue", "organizers": "Organizer", "categories": "Term", "tags": "Term"}[coll]
 	switch {
+	case coll == "changes":
+		return ref("ChangePage")
+	case coll == "webhooks" && len(parts) == 1 && rt.Methods[0] == http.MethodGet:
+		return arrayOf(ref("Webhook"))
+	case coll == "webhooks" && rt.Methods[0] == http.MethodDelete:
+		return object(map[string]any{"deleted": prop("boolean"), "previous": ref("Webhook")}, "deleted", "previous")
+	case coll == "webhooks":
+		return ref("Webhook")
 	case item == "":
 		return prop("object")
 	case len(parts) == 1 && rt.Methods[0] == http.MethodGet:
