@@ -91,7 +91,23 @@ func (s *Service) planSplit(ctx context.Context, c caller, v *Validation, series
 		v.Add("scope", "scope=following on the first occurrence: edit the series instead")
 		return nil, 0, nil
 	}
-	oldLines, newLines := splitLines(series.Recurrence, at, loc, len(before))
+	// COUNT counts the rule's instances, RDATEs not included and EXDATEs
+	// not taken off (RFC 5545 §3.8.5.3), so the tail's COUNT is what is left
+	// of those, not of the occurrences that exist.
+	done := len(before)
+	var ruleOnly []string
+	for _, line := range series.Recurrence {
+		if name, _, _ := splitLine(line); name == "RRULE" {
+			ruleOnly = append(ruleOnly, line)
+		}
+	}
+	if len(ruleOnly) > 0 {
+		if rr, err := s.seriesRecurrence(series, ruleOnly); err == nil {
+			instances, _ := rr.Occurrences(at.Add(-time.Second), s.maxOccurrences)
+			done = len(instances)
+		}
+	}
+	oldLines, newLines := splitLines(series.Recurrence, at, loc, done)
 
 	head := series.Clone()
 	head.Recurrence = oldLines

@@ -1,6 +1,7 @@
 package calendar_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -131,6 +132,33 @@ func TestSeriesSplit(t *testing.T) {
 	}
 	newSeries, _ := f.cal.GetEvent(system, calendar.ByID(ev.Series.ID), calendar.ReadOptions{})
 	if len(newSeries.Recurrence) != 2 || newSeries.Recurrence[0] != "RRULE:FREQ=WEEKLY;COUNT=4" {
+		t.Errorf("new series lines: %q", newSeries.Recurrence)
+	}
+}
+
+// TestSeriesSplitCountsExcludedInstances: COUNT counts the rule's instances,
+// an occurrence deleted (EXDATE) before the split point included, so the
+// new series ends where the old rule would have.
+func TestSeriesSplitCountsExcludedInstances(t *testing.T) {
+	f := newFixture(t)
+	ser := f.mustEvent(as(author), seriesIn("Run", "2026-03-10 07:00", "2026-03-10 08:00", "RRULE:FREQ=DAILY;COUNT=6"))
+	occ := f.children(ser.ID)
+	if len(occ) != 6 {
+		t.Fatalf("%d occurrences, want 6", len(occ))
+	}
+	if _, err := f.cal.DeleteEvent(as(author), calendar.ByID(occ[1].ID), calendar.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := f.cal.UpdateEvent(as(author), calendar.ByID(occ[3].ID), calendar.EventInput{Scope: calendar.ScopeFollowing, Title: s("Later run")}, calendar.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := f.children(ev.Series.ID)
+	if len(tail) != 3 || tail[len(tail)-1].ID != occ[5].ID {
+		t.Errorf("new series has %d occurrences (last %v), want 3 ending with the 6th instance", len(tail), tail[len(tail)-1].Start)
+	}
+	newSeries, _ := f.cal.GetEvent(system, calendar.ByID(ev.Series.ID), calendar.ReadOptions{})
+	if !strings.Contains(newSeries.Recurrence[0], "COUNT=3") {
 		t.Errorf("new series lines: %q", newSeries.Recurrence)
 	}
 }
