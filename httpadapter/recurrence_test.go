@@ -245,3 +245,34 @@ func TestSeriesOverHTTP(t *testing.T) {
 		t.Errorf("series=series lists %v, want only the series %d", got, id)
 	}
 }
+
+// TestSeriesSplitOverHTTP: scope=following on an occurrence splits the
+// series; If-Match applies to the occurrence addressed, and another author
+// may not split someone else's series.
+func TestSeriesSplitOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	s := e.do("POST", testNS+"/events", map[string]any{"title": "Run", "start_date": "2026-12-01 07:00:00",
+		"end_date": "2026-12-01 08:00:00", "recurrence": []any{"RRULE:FREQ=DAILY;COUNT=5"}}, user("author")).must(t, 201).obj()
+	id := int64(s["id"].(float64))
+	events := e.do("GET", fmt.Sprintf("%s/events?post_parent=%d", testNS, id), nil).must(t, 200).obj()["events"].([]any)
+	if len(events) != 5 {
+		t.Fatalf("%d occurrences, want 5", len(events))
+	}
+	third := int64(events[2].(map[string]any)["id"].(float64))
+	path := fmt.Sprintf("%s/events/%d", testNS, third)
+	etag := e.do("GET", path, nil).must(t, 200).Header.Get("ETag")
+	body := map[string]any{"scope": "following", "title": "Later run"}
+	e.do("POST", path, body, user("author2")).must(t, 403)
+	e.do("POST", path, body, user("author"), header("If-Match", `"e`+fmt.Sprint(third)+`-999"`)).must(t, 412)
+	got := e.do("POST", path, body, user("author"), header("If-Match", etag)).must(t, 200).obj()
+	link, _ := got["series"].(map[string]any)
+	if got["title"] != "Later run" || link == nil || int64(link["id"].(float64)) == id {
+		t.Fatalf("split answer: title %v series %v", got["title"], got["series"])
+	}
+	count := func(parent int64) int {
+		return len(e.do("GET", fmt.Sprintf("%s/events?post_parent=%d", testNS, parent), nil).must(t, 200).obj()["events"].([]any))
+	}
+	if old, tail := count(id), count(int64(link["id"].(float64))); old != 2 || tail != 3 {
+		t.Errorf("after the split: old series %d occurrences, new %d; want 2 and 3", old, tail)
+	}
+}
