@@ -23,16 +23,7 @@ func TestChangesTwoClients(t *testing.T) {
 
 func testChangesTwoClients(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
 	ctx := context.Background()
-	c1, c2 := connect(t), connect(t)
-	prefix := testPrefix(t, c1)
-	var stores [2]*Store
-	for i, c := range []redis.UniversalClient{c1, c2} {
-		s, err := New(c, WithPrefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stores[i] = s
-	}
+	stores, _ := twoStores(t, connect)
 
 	woken := make(chan error, 1)
 	go func() {

@@ -13,6 +13,24 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// twoStores opens two stores on one new calendar, each through its own
+// client (as two app instances would), and returns them with the first
+// client.
+func twoStores(t *testing.T, connect func(testing.TB) redis.UniversalClient) ([2]*Store, redis.UniversalClient) {
+	t.Helper()
+	c1, c2 := connect(t), connect(t)
+	prefix := testPrefix(t, c1)
+	var stores [2]*Store
+	for i, c := range []redis.UniversalClient{c1, c2} {
+		s, err := New(c, WithPrefix(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores[i] = s
+	}
+	return stores, c1
+}
+
 // Two stores with separate clients on one calendar behave as one store:
 // concurrent creates get distinct slugs and ids, read-modify-write with
 // compare-and-set loses no update, concurrent deletes each succeed once, and
@@ -24,16 +42,7 @@ func TestTwoInstances(t *testing.T) {
 
 func testTwoInstances(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
 	ctx := context.Background()
-	c1, c2 := connect(t), connect(t)
-	prefix := testPrefix(t, c1)
-	var stores [2]*Store
-	for i, c := range []redis.UniversalClient{c1, c2} {
-		s, err := New(c, WithPrefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stores[i] = s
-	}
+	stores, c1 := twoStores(t, connect)
 	const workers, perWorker = 3, 10 // per store
 	run := func(fn func(s *Store, w int) error) {
 		t.Helper()
@@ -173,16 +182,7 @@ func TestTwoInstancesNames(t *testing.T) {
 
 func testTwoInstancesNames(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
 	ctx := context.Background()
-	c1, c2 := connect(t), connect(t)
-	prefix := testPrefix(t, c1)
-	var stores [2]*Store
-	for i, c := range []redis.UniversalClient{c1, c2} {
-		s, err := New(c, WithPrefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stores[i] = s
-	}
+	stores, c1 := twoStores(t, connect)
 	const writers = 50
 	run := func(fn func(s *Store, i int) error) []error {
 		var wg sync.WaitGroup

@@ -24,16 +24,7 @@ func TestTwoInstancesSeries(t *testing.T) {
 
 func testTwoInstancesSeries(t *testing.T, connect func(testing.TB) redis.UniversalClient) {
 	ctx := context.Background()
-	c1, c2 := connect(t), connect(t)
-	prefix := testPrefix(t, c1)
-	var stores [2]*Store
-	for i, c := range []redis.UniversalClient{c1, c2} {
-		s, err := New(c, WithPrefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stores[i] = s
-	}
+	stores, _ := twoStores(t, connect)
 	const perStore, size, shrinks = 3, 25, 6
 	var mu sync.Mutex
 	var series []int64
