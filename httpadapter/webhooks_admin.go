@@ -233,18 +233,27 @@ func pathID(s *reqState) (int64, error) {
 	return id, nil
 }
 
-func (h *Handler) webhookGetH(ctx context.Context, w http.ResponseWriter, _ *http.Request, s *reqState) error {
+// addressedWebhook reads the subscription the path's id names.
+func (h *Handler) addressedWebhook(ctx context.Context, s *reqState) (*WebhookConfig, int64, webhooks.Subscription, error) {
 	wc, err := h.webhookAdmin()
 	if err != nil {
-		return err
+		return nil, 0, webhooks.Subscription{}, err
 	}
 	id, err := pathID(s)
 	if err != nil {
-		return err
+		return nil, 0, webhooks.Subscription{}, err
 	}
 	sub, err := wc.Admin.Subscription(ctx, id)
 	if err != nil {
-		return webhookErr(err)
+		return nil, 0, webhooks.Subscription{}, webhookErr(err)
+	}
+	return wc, id, sub, nil
+}
+
+func (h *Handler) webhookGetH(ctx context.Context, w http.ResponseWriter, _ *http.Request, s *reqState) error {
+	_, _, sub, err := h.addressedWebhook(ctx, s)
+	if err != nil {
+		return err
 	}
 	return writeJSONValue(w, subscriptionOut(sub, false))
 }
@@ -309,17 +318,9 @@ func (h *Handler) webhookPatchH(ctx context.Context, w http.ResponseWriter, _ *h
 }
 
 func (h *Handler) webhookDeleteH(ctx context.Context, w http.ResponseWriter, _ *http.Request, s *reqState) error {
-	wc, err := h.webhookAdmin()
+	wc, id, sub, err := h.addressedWebhook(ctx, s)
 	if err != nil {
 		return err
-	}
-	id, err := pathID(s)
-	if err != nil {
-		return err
-	}
-	sub, err := wc.Admin.Subscription(ctx, id)
-	if err != nil {
-		return webhookErr(err)
 	}
 	if err := wc.Admin.Delete(ctx, id); err != nil {
 		return webhookErr(err)
