@@ -43,7 +43,7 @@ func startWebhooks(cfg config, srv *server, repo calendar.Repository) (httpadapt
 	// process delivers a subscription.
 	host, _ := os.Hostname()
 	opts := []webhooks.Option{webhooks.WithTargetPolicy(policy), webhooks.WithLogger(cfg.Log),
-		webhooks.WithInstanceID(fmt.Sprintf("%s/%d", host, os.Getpid()))}
+		webhooks.WithInstanceID(fmt.Sprintf("%s/%d", host, os.Getpid())), webhooks.WithMatcher(webhooks.RecordMatcher(repo))}
 	if cfg.SiteURL != "" {
 		opts = append(opts, webhooks.WithRESTBase(strings.TrimSuffix(cfg.SiteURL, "/")+"/wp-json/"+httpadapter.Namespace))
 	}
