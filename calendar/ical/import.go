@@ -152,17 +152,17 @@ type importer struct {
 	cfg      *importConfig
 	rep      *Report
 	zones    *zoneResolver
-	wrZone   *time.Location // X-WR-TIMEZONE, when known
-	floating *time.Location // zone of floating times
+	wrZone   *time.Location             // X-WR-TIMEZONE, when known
+	floating *time.Location             // zone of floating times
 	occ      map[int64][]calendar.Event // occurrences of a series, read once per import
 }
 
 // vevent is a VEVENT mapped onto the calendar, with what deciding between
 // create, update and unchanged needs.
 type vevent struct {
-	uid       string
-	in        calendar.EventInput
-	cancelled bool
+	uid        string
+	in         calendar.EventInput
+	cancelled  bool
 	recurrence []string // RRULE/RDATE/EXDATE lines, as the series' recurrence
 	rid        *prop    // RECURRENCE-ID: an override of an occurrence
 
