@@ -3,6 +3,7 @@ package ical
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -18,36 +19,60 @@ import (
 
 // recurrenceLines are the recurrence lines of c, nil when it has none. A
 // TZID naming a zone the file maps to an IANA zone (an Outlook name, say)
-// is written as that zone, since the calendar knows IANA names only.
+// is written as that zone, since the calendar knows IANA names only; the
+// times of a VTIMEZONE no IANA zone matches are written in UTC.
 func (im *importer) recurrenceLines(c *component) []string {
 	var lines []string
-	for _, p := range c.props {
+	for i := range c.props {
+		p := &c.props[i]
 		switch p.name {
 		case "RRULE", "RDATE", "EXDATE":
 		default:
 			continue
 		}
+		value := strings.TrimSpace(p.raw)
 		var b strings.Builder
 		b.WriteString(p.name)
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range p.params {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
+		for _, k := range slices.Sorted(maps.Keys(p.params)) {
 			v := p.param(k)
 			if k == "TZID" {
-				if z, err := im.zones.resolve(v, time.Now().Year()); err == nil && z.loc != nil {
+				if z, ok := im.ruleZone(v, value); ok && z.loc != nil {
 					v = z.loc.String()
+				} else if ok {
+					value = inUTC(z.rules, value)
+					continue
 				}
 			}
 			b.WriteString(";" + k + "=" + v)
 		}
-		b.WriteString(":" + strings.TrimSpace(p.raw))
+		b.WriteString(":" + value)
 		lines = append(lines, b.String())
 	}
 	return lines
+}
+
+// ruleZone resolves the TZID of a rule line; the year of the line's first
+// value is the one VTIMEZONE rules are matched for.
+func (im *importer) ruleZone(tzid, value string) (zoneRef, bool) {
+	first, _, _ := strings.Cut(value, ",")
+	year := 0
+	if w, err := parseWall(first); err == nil {
+		year = w.Year()
+	}
+	z, err := im.zones.resolve(tzid, year)
+	return z, err == nil
+}
+
+// inUTC rewrites the local date-times of value in UTC by the rules of a
+// VTIMEZONE; values it cannot read stay, for the calendar to refuse.
+func inUTC(rules *vtimezone, value string) string {
+	items := strings.Split(value, ",")
+	for i, item := range items {
+		if w, err := parseWall(item); err == nil && len(item) == len(localLayout) {
+			items[i] = rules.instant(w).UTC().Format(utcLayout)
+		}
+	}
+	return strings.Join(items, ",")
 }
 
 // override writes the VEVENT v, which has a RECURRENCE-ID, onto the

@@ -187,3 +187,47 @@ func TestImportSeriesOverridesAndRuleChange(t *testing.T) {
 		t.Errorf("after the changed rule %q, want %q", got, want)
 	}
 }
+
+// Zone parameters of the rule lines: a Windows zone name is written as the
+// IANA zone it stands for; one the calendar does not know makes the
+// calendar refuse the series, and the VEVENT is skipped naming the line.
+func TestImportSeriesZoneParams(t *testing.T) {
+	cal := newCal(t)
+	rep := importString(t, cal, `BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//test//EN
+BEGIN:VEVENT
+UID:win@example.org
+DTSTART;TZID=W. Europe Standard Time:20270105T190000
+DTEND;TZID=W. Europe Standard Time:20270105T200000
+RRULE:FREQ=DAILY;COUNT=3
+EXDATE;TZID=W. Europe Standard Time:20270106T190000
+SUMMARY:Daily
+END:VEVENT
+BEGIN:VEVENT
+UID:mars@example.org
+DTSTART:20270105T190000Z
+RRULE:FREQ=DAILY;COUNT=3
+EXDATE;TZID=Mars/Olympus_Mons:20270106T190000
+SUMMARY:Mars
+END:VEVENT
+END:VCALENDAR
+`)
+	if rep.Created != 1 || len(rep.Skipped) != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	if r := skipped(rep)["mars@example.org"]; !strings.Contains(r, "recurrence") {
+		t.Errorf("unknown TZID: %q", r)
+	}
+	win := byUID(t, cal, "win@example.org")
+	if !slices.Contains(win.Recurrence, "EXDATE;TZID=Europe/Berlin:20270106T190000") {
+		t.Errorf("recurrence %q", win.Recurrence)
+	}
+	var starts []string
+	for _, ev := range listAll(t, system, cal, calendar.EventQuery{PostParent: win.ID, StartDate: "2027-01-01"}) {
+		starts = append(starts, ev.Start.UTC().Format(time.RFC3339))
+	}
+	if want := []string{"2027-01-05T18:00:00Z", "2027-01-07T18:00:00Z"}; !slices.Equal(starts, want) {
+		t.Errorf("occurrences %q, want %q", starts, want)
+	}
+}
