@@ -256,7 +256,10 @@ func (im *importer) outcome(uid string, err error, count *int) error {
 	if errors.As(err, &ce) {
 		msg := ce.Message
 		for name, m := range ce.Params {
-			msg += " " + name + ": " + m
+			if !strings.HasPrefix(m, name+":") {
+				m = name + ": " + m
+			}
+			msg += " " + m
 		}
 		if len(ce.Missing) > 0 {
 			msg += " missing: " + strings.Join(ce.Missing, ", ")

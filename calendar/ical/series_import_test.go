@@ -186,6 +186,21 @@ func TestImportSeriesOverridesAndRuleChange(t *testing.T) {
 	if got := clubList(t, cal); !slices.Equal(got, want) {
 		t.Errorf("after the changed rule %q, want %q", got, want)
 	}
+
+	// A later version without rule lines: a single event again, whose
+	// overrides name no series.
+	v3 := strings.NewReplacer("RRULE:FREQ=WEEKLY;COUNT=5\n", "", "EXDATE;TZID=Europe/Berlin:20270119T190000\n", "",
+		"LAST-MODIFIED:20261120T000000Z", "LAST-MODIFIED:20261124T000000Z").Replace(clubV1)
+	rep = importString(t, cal, v3)
+	if rep.Updated != 1 || len(rep.Skipped) != 4 || !strings.Contains(skipped(rep)["club@example.org"], "not recurring") {
+		t.Errorf("rule removed: %+v", rep)
+	}
+	if club := byUID(t, cal, "club@example.org"); club.Recurrence != nil || club.Title != "Club" {
+		t.Errorf("rule removed: recurrence %q, title %q", club.Recurrence, club.Title)
+	}
+	if all := occurrenceList(t, cal); len(all) != 1 {
+		t.Errorf("rule removed: the list holds %q", all)
+	}
 }
 
 // Zone parameters of the rule lines: a Windows zone name is written as the
