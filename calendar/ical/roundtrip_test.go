@@ -70,6 +70,7 @@ func FuzzImport(f *testing.F) {
 	}
 	f.Add([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T100000\r\nDURATION:P1W2DT3H\r\nSUMMARY:x\r\nLOCATION:y\r\nCATEGORIES:a,b\\,c\r\nEND:VEVENT\r\n"))
 	f.Add([]byte("BEGIN:VCALENDAR\nBEGIN:VTIMEZONE\nTZID:z\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:+0000\nTZOFFSETTO:+0545\nEND:STANDARD\nEND:VTIMEZONE\nBEGIN:VEVENT\nDTSTART;TZID=z:20270101T000000\nSUMMARY:k\nEND:VEVENT\nEND:VCALENDAR\n"))
+	f.Add([]byte(clubV1)) // series, overrides, a refused rule
 	f.Fuzz(func(t *testing.T, data []byte) {
 		repo := memstore.New()
 		cal := calendar.New(repo, calendar.WithClock(func() time.Time { return now }))
