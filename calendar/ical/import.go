@@ -79,8 +79,12 @@ type Skip struct {
 //
 // Each VEVENT is one atomic write (the event with the venue, organizer and
 // categories it names); one that cannot be read or written is skipped with
-// its reason, and the others go on. Recurring VEVENTs (RRULE, RDATE,
-// RECURRENCE-ID) are skipped for now.
+// its reason, and the others go on. A VEVENT with RRULE, RDATE or EXDATE
+// becomes a series (its lines kept as the series' recurrence, which the
+// calendar validates); a VEVENT with a RECURRENCE-ID updates, and so
+// detaches, the occurrence of the series with its UID that has that
+// recurrence id (recurring.go). Overrides are read after every series of
+// the stream, wherever they stand in it.
 //
 // Errors: ErrNotICalendar, ErrTooLarge and ErrTooManyEvents (nothing
 // written), ctx's error and storage errors (the report says what was done
@@ -125,15 +129,18 @@ func Import(ctx context.Context, cal calendar.Calendar, r io.Reader, opts ...Imp
 	}
 	hints = append(hints, cfg.siteZone.String())
 	im.zones = newZoneResolver(root, hints...)
-	for _, c := range root.children {
-		if c.name != "VEVENT" {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return im.rep, err
-		}
-		if err := im.event(ctx, c); err != nil {
-			return im.rep, err
+	// Series first, then the overrides, which need their series stored.
+	for _, overrides := range [...]bool{false, true} {
+		for _, c := range root.children {
+			if c.name != "VEVENT" || (c.first("RECURRENCE-ID") != nil) != overrides {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return im.rep, err
+			}
+			if err := im.event(ctx, c); err != nil {
+				return im.rep, err
+			}
 		}
 	}
 	return im.rep, nil
@@ -145,17 +152,19 @@ type importer struct {
 	cfg      *importConfig
 	rep      *Report
 	zones    *zoneResolver
-	wrZone   *time.Location // X-WR-TIMEZONE, when known
-	floating *time.Location // zone of floating times
+	wrZone   *time.Location             // X-WR-TIMEZONE, when known
+	floating *time.Location             // zone of floating times
+	occ      map[int64][]calendar.Event // occurrences of a series, read once per import
 }
 
 // vevent is a VEVENT mapped onto the calendar, with what deciding between
 // create, update and unchanged needs.
 type vevent struct {
-	uid       string
-	in        calendar.EventInput
-	cancelled bool
-	recurring bool
+	uid        string
+	in         calendar.EventInput
+	cancelled  bool
+	recurrence []string // RRULE/RDATE/EXDATE lines, as the series' recurrence
+	rid        *prop    // RECURRENCE-ID: an override of an occurrence
 
 	// The content, to compare with an existing event.
 	start, end time.Time // instants; for all-day events, midnight UTC of the first and last day
@@ -189,13 +198,8 @@ func (im *importer) event(ctx context.Context, c *component) error {
 		im.skip(uid, err.Error())
 		return nil
 	}
-	if v.recurring {
-		// Series plug in here once the calendar has them: mapEvent puts
-		// RRULE/RDATE/EXDATE into the write's recurrence, and VEVENTs with a
-		// RECURRENCE-ID (grouped by UID, after their series) become
-		// detached occurrences of the series found by that UID.
-		im.skip(v.uid, "recurring events (RRULE, RDATE, RECURRENCE-ID) are not imported yet")
-		return nil
+	if v.rid != nil {
+		return im.override(ctx, v)
 	}
 	opt := calendar.ReadOptions{Lang: im.cfg.lang}
 	existing, err := im.uids.GetEventByUID(ctx, v.uid, opt)
@@ -224,6 +228,10 @@ func (im *importer) event(ctx context.Context, c *component) error {
 		_, err := im.cal.DeleteEvent(ctx, ref, calendar.DeleteOptions{Lang: im.cfg.lang, IfVersion: existing.Version})
 		return im.outcome(v.uid, err, &im.rep.Updated)
 	}
+	if v.recurrence == nil && len(existing.Recurrence) > 0 {
+		// The rule is gone from the file: the series becomes a single event.
+		v.in.Recurrence = calendar.Some([]string{})
+	}
 	if v.same(existing, im.cfg.siteZone) || !v.newer(existing) {
 		im.rep.Unchanged++
 		return nil
@@ -248,7 +256,10 @@ func (im *importer) outcome(uid string, err error, count *int) error {
 	if errors.As(err, &ce) {
 		msg := ce.Message
 		for name, m := range ce.Params {
-			msg += " " + name + ": " + m
+			if !strings.HasPrefix(m, name+":") {
+				m = name + ": " + m
+			}
+			msg += " " + m
 		}
 		if len(ce.Missing) > 0 {
 			msg += " missing: " + strings.Join(ce.Missing, ", ")
@@ -264,11 +275,6 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 	v := &vevent{seq: -1}
 	if p := c.first("UID"); p != nil {
 		v.uid = strings.TrimSpace(p.value)
-	}
-	for _, name := range [...]string{"RRULE", "RDATE", "EXDATE", "RECURRENCE-ID"} {
-		if c.first(name) != nil {
-			v.recurring = true
-		}
 	}
 	summary := ""
 	if p := c.first("SUMMARY"); p != nil {
@@ -303,6 +309,12 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 	v.in.Categories = calendar.Some([]calendar.TermRef{})
 	if err := im.mapTimes(c, v); err != nil {
 		return nil, err
+	}
+	if v.rid = c.first("RECURRENCE-ID"); v.rid == nil {
+		v.recurrence = im.recurrenceLines(c)
+		if v.recurrence != nil {
+			v.in.Recurrence = calendar.Some(v.recurrence)
+		}
 	}
 	if p := c.first("URL"); p != nil {
 		if u, err := url.Parse(strings.TrimSpace(p.raw)); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
@@ -545,7 +557,7 @@ func (v *vevent) same(ev *calendar.Event, site *time.Location) bool {
 	if ev.Title != v.in.Title.Value || ev.Description != v.in.Description.Value || ev.AllDay != v.allDay {
 		return false
 	}
-	if ev.Website != v.in.Website.Value {
+	if ev.Website != v.in.Website.Value || !slices.Equal(ev.Recurrence, v.recurrence) {
 		return false
 	}
 	zone := v.zone

@@ -62,11 +62,16 @@ func wantTimes(t *testing.T, ev *calendar.Event, start, end, zone string) {
 func TestImportGoogle(t *testing.T) {
 	cal := newCal(t)
 	rep := importFile(t, as(editor), cal, "google.ics")
-	if rep.Created != 3 || rep.Updated != 0 || rep.Unchanged != 0 || len(rep.Skipped) != 1 {
+	if rep.Created != 4 || rep.Updated != 0 || rep.Unchanged != 0 || len(rep.Skipped) != 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	if !strings.Contains(skipped(rep)["weekly-session@google.com"], "recurring") {
-		t.Errorf("skipped %+v", rep.Skipped)
+	weekly := byUID(t, cal, "weekly-session@google.com")
+	if !slices.Equal(weekly.Recurrence, []string{"RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=4"}) {
+		t.Errorf("weekly session: recurrence %q", weekly.Recurrence)
+	}
+	if occ := listAll(t, system, cal, calendar.EventQuery{PostParent: weekly.ID, StartDate: "2027-01-01"}); len(occ) != 4 ||
+		occ[3].Start.UTC().Format(time.RFC3339) != "2027-02-05T18:00:00Z" {
+		t.Errorf("weekly session: %d occurrences", len(occ))
 	}
 	ev := byUID(t, cal, "4k2j3h4g5f6d7s8a9@google.com")
 	wantTimes(t, ev, "2027-03-26T19:30:00Z", "2027-03-26T22:00:00Z", "Europe/Berlin")
@@ -183,7 +188,7 @@ func TestReimport(t *testing.T) {
 		}
 	}
 	total := len(listAll(t, system, cal, calendar.EventQuery{StartDate: "2026-01-01"}))
-	if total != 3+4+4 {
+	if total != 3+4+4+4 { // google.ics: 3 single events and a series of 4
 		t.Errorf("%d events after importing twice", total)
 	}
 }
