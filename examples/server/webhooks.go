@@ -67,5 +67,5 @@ func startWebhooks(cfg config, srv *server, repo calendar.Repository) (httpadapt
 		cancel()
 		return <-done
 	})
-	return httpadapter.WebhookConfig{Admin: subs, Start: src.Last, Refresh: d.Refresh}, nil
+	return httpadapter.WebhookConfig{Admin: webhooks.NewAdmin(subs), Start: src.Last, Refresh: d.Refresh}, nil
 }
