@@ -207,8 +207,10 @@ func TestRoundTripMemstore(t *testing.T) {
 		t.Errorf("imported %+v, want %d records and no dropped link", st, n)
 	}
 	sameCalendar(t, src, dst)
-	// The export of the copy is the same file.
-	if again := export(t, dst); !bytes.Equal(stripVersions(b), stripVersions(again)) {
+	// The export of the copy is the same file but for the header's cursor:
+	// each store has a change log of its own.
+	body := func(b []byte) []byte { _, rest, _ := bytes.Cut(b, []byte("\n")); return rest }
+	if again := export(t, dst); !bytes.Equal(stripVersions(body(b)), stripVersions(body(again))) {
 		t.Error("the copy exports differently from the original")
 	}
 }

@@ -39,8 +39,9 @@ func WithBatch(n int) Option { return func(c *config) { c.batch = max(n, 1) } }
 // WithClock sets the clock of the header's "created" (default time.Now).
 func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
-// WithCursor writes the change-log position the export starts at into the
-// header (reserved: empty until the calendar keeps a change log).
+// WithCursor writes cursor as the change-log position the export starts
+// at. Without it, a repository that keeps a change log (calendar.ChangeLog,
+// as every driver of this module does) gives its current end.
 func WithCursor(cursor string) Option { return func(c *config) { c.cursor = cursor } }
 
 // Stats counts what an export or import moved.
@@ -87,6 +88,15 @@ func Export(ctx context.Context, repo calendar.Repository, w io.Writer, opts ...
 	enc.SetEscapeHTML(false)
 	st := &Stats{}
 	fail := func(err error) (*Stats, error) { return st, fmt.Errorf("backup: export: %w", err) }
+	// The log's end before the first record is read: every change after it
+	// may be missing from the file, none before it is.
+	if log, ok := repo.(calendar.ChangeLog); ok && cfg.cursor == "" {
+		seq, err := log.LastChangeSeq(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		cfg.cursor = calendar.ChangeCursor(seq)
+	}
 	if err := enc.Encode(Header{Format: FormatName, Version: FormatVersion, Created: cfg.now().UTC().Truncate(time.Second), Cursor: cfg.cursor}); err != nil {
 		return fail(err)
 	}

@@ -12,9 +12,9 @@
 //	{"kind":"event","id":40,…,"venues":[12],"categories":[3]}
 //	{"end_of_backup":true,"records":3}
 //
-// The header names the format and its version; cursor is reserved for the
-// position in the calendar's change log at which the export started
-// (empty while the calendar has none). Then come the terms (categories,
+// The header names the format and its version; cursor is the position in
+// the calendar's change log at which the export started (empty for a store
+// without one). Then come the terms (categories,
 // tags), venues, organizers and events, each line a record in the fields of
 // this package (not the domain types' JSON tags, so renaming a field in Go
 // never changes a backup). The last line counts the records, so a cut-off
@@ -62,9 +62,9 @@ type Header struct {
 	Format  string    `json:"format"`
 	Version int       `json:"version"`
 	Created time.Time `json:"created"`
-	// Cursor is the change-log position the export started at: replaying
-	// the changes after it brings a restored copy up to date. Empty until
-	// the calendar keeps a change log.
+	// Cursor is the change-log position the export started at (a
+	// calendar.ChangeCursor): replaying the changes after it brings a
+	// restored copy up to date. Empty for a store without a change log.
 	Cursor string `json:"cursor"`
 }
 
