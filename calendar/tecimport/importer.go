@@ -284,7 +284,6 @@ func (r *run) storeTerms(ctx context.Context, k calendar.Kind, recs []*calendar.
 	if len(recs) == 0 {
 		return nil
 	}
-	ks := r.kind(k)
 	for i, rec := range recs {
 		if rec.Parent == 0 {
 			continue
@@ -302,28 +301,40 @@ func (r *run) storeTerms(ctx context.Context, k calendar.Kind, recs []*calendar.
 	}
 	for i, x := range res {
 		id := siteIDs[i]
-		switch x.Action {
-		case calendar.ImportFailed:
-			ks.Failed++
-			r.failed[id] = true
-			r.problem(k, id, true, x.Err)
+		if x.Action == calendar.ImportFailed {
+			r.tally(k, id, x.Action, x.Err, 0, "", "", false)
 			continue
-		case calendar.ImportCreated:
-			ks.Created++
-		case calendar.ImportUpdated:
-			ks.Updated++
-		case calendar.ImportUnchanged:
-			ks.Unchanged++
 		}
 		r.terms[id] = x.Term.ID
-		if x.IDTaken {
-			r.problem(k, id, false, fmt.Errorf("id %d is held by another term; stored as %d", id, x.Term.ID))
-		}
-		if want := recs[i].Slug; x.Term.Slug != want && x.Action != calendar.ImportUnchanged {
-			r.problem(k, id, false, fmt.Errorf("slug %q is stored as %q", want, x.Term.Slug))
-		}
+		r.tally(k, id, x.Action, nil, x.Term.ID, recs[i].Slug, x.Term.Slug, x.IDTaken)
 	}
 	return nil
+}
+
+// tally counts one stored record of kind k (site id id) by what the import
+// did, and reports a failure, an id another record holds and a slug that
+// could not be kept.
+func (r *run) tally(k calendar.Kind, id int64, a calendar.ImportAction, err error, stored int64, wantSlug, gotSlug string, idTaken bool) {
+	ks := r.kind(k)
+	switch a {
+	case calendar.ImportFailed:
+		ks.Failed++
+		r.failed[id] = true
+		r.problem(k, id, true, err)
+		return
+	case calendar.ImportCreated:
+		ks.Created++
+	case calendar.ImportUpdated:
+		ks.Updated++
+	case calendar.ImportUnchanged:
+		ks.Unchanged++
+	}
+	if idTaken {
+		r.problem(k, id, false, fmt.Errorf("id %d is held by another %s; stored as %d", id, k, stored))
+	}
+	if gotSlug != wantSlug && a != calendar.ImportUnchanged {
+		r.problem(k, id, false, fmt.Errorf("slug %q is stored as %q", wantSlug, gotSlug))
+	}
 }
 
 // posts1 reads and stores every post of kind k, one list per status.
@@ -518,33 +529,18 @@ func (r *run) storePosts(ctx context.Context, k calendar.Kind, recs []*calendar.
 	if len(recs) == 0 {
 		return nil
 	}
-	ks := r.kind(k)
 	res, err := r.target.ImportPosts(ctx, recs, calendar.ImportOptions{KeepIDs: r.keep})
 	if err != nil {
 		return err
 	}
 	for i, x := range res {
 		id := siteIDs[i]
-		switch x.Action {
-		case calendar.ImportFailed:
-			ks.Failed++
-			r.failed[id] = true
-			r.problem(k, id, true, x.Err)
+		if x.Action == calendar.ImportFailed {
+			r.tally(k, id, x.Action, x.Err, 0, "", "", false)
 			continue
-		case calendar.ImportCreated:
-			ks.Created++
-		case calendar.ImportUpdated:
-			ks.Updated++
-		case calendar.ImportUnchanged:
-			ks.Unchanged++
 		}
 		r.posts[id] = x.Post.ID
-		if x.IDTaken {
-			r.problem(k, id, false, fmt.Errorf("id %d is held by another record; stored as %d", id, x.Post.ID))
-		}
-		if want := recs[i].Slug; x.Post.Slug != want && x.Action != calendar.ImportUnchanged {
-			r.problem(k, id, false, fmt.Errorf("slug %q is stored as %q", want, x.Post.Slug))
-		}
+		r.tally(k, id, x.Action, nil, x.Post.ID, recs[i].Slug, x.Post.Slug, x.IDTaken)
 	}
 	return nil
 }
