@@ -1,17 +1,12 @@
 package tecimport_test
 
 import (
-	"context"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/calendar"
-	"github.com/eventcal/eventcal/redisstore"
-	"github.com/redis/go-redis/v9"
+	"github.com/eventcal/eventcal/redisstore/redistest"
 )
 
 // The durable drivers BenchmarkImportTEC measures the import rate into:
@@ -27,32 +22,8 @@ func init() {
 		return st
 	}
 	benchStores["redis"] = func(b *testing.B) calendar.Repository {
-		url := os.Getenv("REDIS_URL")
-		if url == "" {
-			url = "redis://127.0.0.1:6379/0"
-		}
-		opt, err := redis.ParseURL(url)
-		if err != nil {
-			b.Fatalf("REDIS_URL: %v", err)
-		}
-		client := redis.NewClient(opt)
-		if err := client.Ping(context.Background()).Err(); err != nil {
-			client.Close()
-			b.Skipf("no Redis at %s: %v", url, err)
-		}
-		prefix := "tecimport-bench-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-		st, err := redisstore.New(client, redisstore.WithPrefix(prefix))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() {
-			ctx := context.Background()
-			iter := client.Scan(ctx, 0, "{"+prefix+"}:*", 1000).Iterator()
-			for iter.Next(ctx) {
-				client.Del(ctx, iter.Val())
-			}
-			client.Close()
-		})
+		st, drop := redistest.Open(b, "tecimport-bench")
+		b.Cleanup(drop)
 		return st
 	}
 }

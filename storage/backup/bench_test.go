@@ -14,9 +14,8 @@ import (
 	"github.com/eventcal/eventcal/boltstore"
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/memstore"
-	"github.com/eventcal/eventcal/redisstore"
+	"github.com/eventcal/eventcal/redisstore/redistest"
 	"github.com/eventcal/eventcal/storage/backup"
-	"github.com/redis/go-redis/v9"
 )
 
 // heapWriter discards what it is given and, every megabyte or so, stops
@@ -55,38 +54,6 @@ var (
 	benchCleanup []func()
 )
 
-// benchRedis is a store on REDIS_URL (default 127.0.0.1:6379) under a
-// prefix of its own, removed when the benchmarks end; no Redis skips.
-func benchRedis(b *testing.B) calendar.Repository {
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		b.Fatalf("REDIS_URL: %v", err)
-	}
-	client := redis.NewClient(opt)
-	if err := client.Ping(context.Background()).Err(); err != nil {
-		client.Close()
-		b.Skipf("no Redis at %s: %v", url, err)
-	}
-	prefix := "backup-bench-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	st, err := redisstore.New(client, redisstore.WithPrefix(prefix))
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchCleanup = append(benchCleanup, func() {
-		ctx := context.Background()
-		iter := client.Scan(ctx, 0, "{"+prefix+"}:*", 1000).Iterator()
-		for iter.Next(ctx) {
-			client.Del(ctx, iter.Val())
-		}
-		client.Close()
-	})
-	return st
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
 	for _, f := range benchCleanup {
@@ -120,7 +87,9 @@ func filledStore(b *testing.B, driver string, n int) calendar.Repository {
 		benchCleanup = append(benchCleanup, func() { st.Close(); os.RemoveAll(dir) })
 		r = st
 	case "redis":
-		r = benchRedis(b)
+		st, drop := redistest.Open(b, "backup-bench")
+		benchCleanup = append(benchCleanup, drop)
+		r = st
 	}
 	start := time.Now()
 	fill(b, r, n)
