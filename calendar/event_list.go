@@ -39,7 +39,7 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	case SeriesRecords:
 		pq.Series = SeriesHideInstances
 	default:
-		v.Add("series", "series must be occurrences or series")
+		v.Add("series", `series must be "occurrences" or "series"`)
 	}
 	empty := false
 	none := func(ids []int64) { empty = empty || len(ids) == 0 }

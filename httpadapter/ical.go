@@ -183,7 +183,6 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 		return err
 	}
 	q.Invalid = takeInvalid(&v)
-	checkSeriesMode(&q)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))
 	if err != nil {

@@ -31,10 +31,7 @@ func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput,
 		qlang:    func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
 		qinvalid: func(q *calendar.EventQuery) *map[string]string { return &q.Invalid },
 		invalid:  func(in *calendar.EventInput) *map[string]string { return &in.Invalid },
-		list: listVia(func(c calendar.Calendar, ctx context.Context, q calendar.EventQuery) (*calendar.EventPage, error) {
-			checkSeriesMode(&q)
-			return c.ListEvents(ctx, q)
-		}, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
+		list: listVia(calendar.Calendar.ListEvents, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
 			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
 		get:     calendar.Calendar.GetEvent,

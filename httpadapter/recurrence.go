@@ -70,19 +70,6 @@ func (r *inputReader) scope(name string, dst *calendar.Scope) {
 	}
 }
 
-// checkSeriesMode refuses a list argument `series` other than its two
-// values, naming it, before the calendar sees the query.
-func checkSeriesMode(q *calendar.EventQuery) {
-	switch q.Series {
-	case "", calendar.SeriesOccurrences, calendar.SeriesRecords:
-		return
-	}
-	if q.Invalid == nil {
-		q.Invalid = map[string]string{}
-	}
-	q.Invalid["series"] = `series must be "occurrences" or "series".`
-}
-
 // seriesMembers writes `recurrence` and `series` (after `organizer`). The
 // recurrence id is written in the site zone, as `date` is: the calendar
 // hands Date over in that zone.
