@@ -330,7 +330,7 @@ func (r *run) tally(k calendar.Kind, id int64, a calendar.ImportAction, err erro
 		ks.Unchanged++
 	}
 	if idTaken {
-		r.problem(k, id, false, fmt.Errorf("id %d is held by another %s; stored as %d", id, k, stored))
+		r.problem(k, id, false, fmt.Errorf("id %d is held by another record; stored as %d", id, stored))
 	}
 	if gotSlug != wantSlug && a != calendar.ImportUnchanged {
 		r.problem(k, id, false, fmt.Errorf("slug %q is stored as %q", wantSlug, gotSlug))

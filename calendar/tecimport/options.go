@@ -86,7 +86,10 @@ func WithLanguage(l calendar.Lang) Option { return func(c *config) { c.lang = l 
 
 // WithKeepIDs forces keeping the site's ids even though the calendar is not
 // empty — to resume a first import that was interrupted. An id already held
-// by another record is not taken: that record gets a new id (reported).
+// by another record is not taken: that record gets the calendar's next id
+// (reported), which may in turn be the id of a site record not stored yet,
+// so one foreign record can move several. Resume into a calendar that holds
+// only this site's records to keep every id.
 func WithKeepIDs() Option { return func(c *config) { c.keepIDs = keepAlways } }
 
 // WithNewIDs gives every new record the calendar's next id, even in an
