@@ -15,3 +15,5 @@ func TestLinkCountConformanceSmallBlocks(t *testing.T) {
 	defer memstore.SetBlockMax(4)()
 	storagetest.RunLinkCounts(t, newRepo, true)
 }
+
+func BenchmarkLinkCounts(b *testing.B) { storagetest.BenchLinkCounts(b, newRepo) }

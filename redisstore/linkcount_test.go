@@ -89,3 +89,7 @@ func testLinkCountRoundTrips(t *testing.T, c redis.UniversalClient) {
 		t.Errorf("no linked events: %d round trips, want 1", trips)
 	}
 }
+
+func BenchmarkLinkCounts(b *testing.B) {
+	storagetest.BenchLinkCounts(b, singleFactory)
+}
