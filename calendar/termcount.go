@@ -48,12 +48,6 @@ type countFlight struct {
 	err  error
 }
 
-// get returns term id's count at now; see getMany.
-func (tc *termCounts) get(ctx context.Context, id int64, now time.Time, recount func(context.Context, []int64) (map[int64]int, error)) (int, error) {
-	m, err := tc.getMany(ctx, []int64{id}, now, recount)
-	return m[id], err
-}
-
 // getMany returns the counts of ids at now, from the cache or by recount
 // (which must count at now and return every id it is given). The ids no
 // recount in flight covers are recounted together, in one call, so a page
