@@ -18,6 +18,27 @@ type render struct {
 	count map[int64]int
 }
 
+// sharedReader is implemented by a driver that can also hand out its stored
+// records without copying them (memstore.Store.SharedReads). Copying is most
+// of what reading a record from memory costs, and the read paths only look at
+// records: GetEvent, ListEvents and the venues, organizers and terms every
+// rendered event embeds read through it. A record from that view must never
+// be modified — the view's records are the store's own — so it is used
+// nowhere a record may be changed (writes clone what they change, from a
+// record of s.repo).
+type sharedReader interface {
+	SharedReads() Repository
+}
+
+// reads is the repository the read-only paths use: the driver's shared view
+// when it has one, else the repository itself.
+func (s *Service) reads() Repository {
+	if sr, ok := s.repo.(sharedReader); ok {
+		return sr.SharedReads()
+	}
+	return s.repo
+}
+
 func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.Time) *render {
 	return &render{s: s, ctx: ctx, c: c, lang: lang, now: now,
 		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
@@ -46,7 +67,7 @@ func (r *render) preload(events []*PostRecord) error {
 		}
 	}
 	if len(postIDs) > 0 {
-		ps, err := r.s.repo.GetPosts(r.ctx, postIDs)
+		ps, err := r.s.reads().GetPosts(r.ctx, postIDs)
 		if err != nil {
 			return r.s.storageErr(r.ctx, "get linked posts", err)
 		}
@@ -55,7 +76,7 @@ func (r *render) preload(events []*PostRecord) error {
 		}
 	}
 	if len(termIDs) > 0 {
-		ts, err := r.s.repo.GetTerms(r.ctx, termIDs)
+		ts, err := r.s.reads().GetTerms(r.ctx, termIDs)
 		if err != nil {
 			return r.s.storageErr(r.ctx, "get linked terms", err)
 		}
