@@ -12,7 +12,8 @@ import (
 // and because it is several times cheaper than reflection on the hot path.
 type enc struct {
 	b     []byte
-	comma bool // a value was written at this level: the next one needs ','
+	comma bool   // a value was written at this level: the next one needs ','
+	ckey  []byte // scratch space for a renderCache key, kept with the buffer
 }
 
 func (e *enc) sep() {
