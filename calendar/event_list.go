@@ -115,6 +115,7 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	if err := r.preload(got.Records); err != nil {
 		return nil, err
 	}
+	out.Events = make([]Event, 0, len(got.Records))
 	for _, rec := range got.Records {
 		ev, err := r.event(rec, isProtected(c, rec, now))
 		if err != nil {
