@@ -106,7 +106,7 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	if empty || pq.Start.Empty() || pq.End.Empty() {
 		return out, s.emptyPage(KindEvent, page, 0)
 	}
-	got, err := s.repo.ListPosts(ctx, pq)
+	got, err := s.reads().ListPosts(ctx, pq) // records only rendered
 	if err != nil {
 		return nil, s.storageErr(ctx, "list events", err)
 	}
@@ -115,6 +115,7 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	if err := r.preload(got.Records); err != nil {
 		return nil, err
 	}
+	out.Events = make([]Event, 0, len(got.Records))
 	for _, rec := range got.Records {
 		ev, err := r.event(rec, isProtected(c, rec, now))
 		if err != nil {

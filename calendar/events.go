@@ -237,7 +237,7 @@ func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Even
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.findPost(ctx, KindEvent, ref)
+	rec, err := s.findPostIn(ctx, s.reads(), KindEvent, ref)
 	if err != nil {
 		return nil, err
 	}

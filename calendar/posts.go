@@ -27,11 +27,16 @@ func codesOf(k Kind) kindCodes {
 // findPost loads the post a Ref names, with the errors of the wire contract
 // for ids and slugs that name nothing of the kind.
 func (s *Service) findPost(ctx context.Context, kind Kind, ref Ref) (*PostRecord, error) {
+	return s.findPostIn(ctx, s.repo, kind, ref)
+}
+
+// findPostIn is findPost reading from repo (see Service.reads).
+func (s *Service) findPostIn(ctx context.Context, repo Repository, kind Kind, ref Ref) (*PostRecord, error) {
 	if ref.ID < 0 || ref.ID == 0 && ref.Slug == "" {
 		return nil, invalidParam("id", "id must be a positive integer")
 	}
 	if ref.ID > 0 {
-		p, err := s.repo.GetPost(ctx, ref.ID)
+		p, err := repo.GetPost(ctx, ref.ID)
 		if errors.Is(err, ErrNotFound) || err == nil && p.Kind != kind {
 			if kind == KindEvent {
 				if err != nil {
@@ -52,7 +57,7 @@ func (s *Service) findPost(ctx context.Context, kind Kind, ref Ref) (*PostRecord
 	if slug == "" {
 		return nil, invalidParam("slug", "slug must not be empty")
 	}
-	p, err := s.repo.PostBySlug(ctx, kind, slug)
+	p, err := repo.PostBySlug(ctx, kind, slug)
 	if errors.Is(err, ErrNotFound) {
 		return nil, noSuchRecord("slug", fmt.Sprintf("no %s has the slug %q", kind, slug))
 	}

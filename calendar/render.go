@@ -18,6 +18,27 @@ type render struct {
 	count map[int64]int
 }
 
+// sharedReader is implemented by a driver that can also hand out its stored
+// records without copying them (memstore.Store.SharedReads). Copying is most
+// of what reading a record from memory costs, and the read paths only look at
+// records: GetEvent, ListEvents and the venues, organizers and terms every
+// rendered event embeds read through it. A record from that view must never
+// be modified — the view's records are the store's own — so it is used
+// nowhere a record may be changed (writes clone what they change, from a
+// record of s.repo).
+type sharedReader interface {
+	SharedReads() Repository
+}
+
+// reads is the repository the read-only paths use: the driver's shared view
+// when it has one, else the repository itself.
+func (s *Service) reads() Repository {
+	if sr, ok := s.repo.(sharedReader); ok {
+		return sr.SharedReads()
+	}
+	return s.repo
+}
+
 func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.Time) *render {
 	return &render{s: s, ctx: ctx, c: c, lang: lang, now: now,
 		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
@@ -46,7 +67,7 @@ func (r *render) preload(events []*PostRecord) error {
 		}
 	}
 	if len(postIDs) > 0 {
-		ps, err := r.s.repo.GetPosts(r.ctx, postIDs)
+		ps, err := r.s.reads().GetPosts(r.ctx, postIDs)
 		if err != nil {
 			return r.s.storageErr(r.ctx, "get linked posts", err)
 		}
@@ -55,7 +76,7 @@ func (r *render) preload(events []*PostRecord) error {
 		}
 	}
 	if len(termIDs) > 0 {
-		ts, err := r.s.repo.GetTerms(r.ctx, termIDs)
+		ts, err := r.s.reads().GetTerms(r.ctx, termIDs)
 		if err != nil {
 			return r.s.storageErr(r.ctx, "get linked terms", err)
 		}
@@ -123,6 +144,20 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	if protected {
 		return ev, nil
 	}
+	// Sized once: growing them a record at a time was a fifth of rendering
+	// a list page (views are large and copied with write barriers).
+	if n := len(e.CategoryIDs); n > 0 {
+		ev.Categories = make([]Term, 0, n)
+	}
+	if n := len(e.TagIDs); n > 0 {
+		ev.Tags = make([]Term, 0, n)
+	}
+	if n := len(e.VenueIDs); n > 0 {
+		ev.Venues = make([]Venue, 0, n)
+	}
+	if n := len(e.OrganizerIDs); n > 0 {
+		ev.Organizers = make([]Organizer, 0, n)
+	}
 	ev.Description = e.Description.Get(r.lang, e.Lang)
 	ev.Excerpt = e.Excerpt.Get(r.lang, e.Lang)
 	ev.Image = s.image(r.ctx, e.Image)
@@ -153,20 +188,29 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	}
 	for _, id := range e.VenueIDs {
 		if p := r.posts[id]; p != nil && p.Kind == KindVenue && r.c.canRead(p, p.EffectiveStatus(r.now)) {
-			ev.Venues = append(ev.Venues, *r.venue(p))
+			ev.Venues = append(ev.Venues, Venue{})
+			r.fillVenue(&ev.Venues[len(ev.Venues)-1], p)
 		}
 	}
 	for _, id := range e.OrganizerIDs {
 		if p := r.posts[id]; p != nil && p.Kind == KindOrganizer && r.c.canRead(p, p.EffectiveStatus(r.now)) {
-			ev.Organizers = append(ev.Organizers, *r.organizer(p))
+			ev.Organizers = append(ev.Organizers, Organizer{})
+			r.fillOrganizer(&ev.Organizers[len(ev.Organizers)-1], p)
 		}
 	}
 	return ev, nil
 }
 
 func (r *render) venue(p *PostRecord) *Venue {
+	v := &Venue{}
+	r.fillVenue(v, p)
+	return v
+}
+
+// fillVenue sets *v to the view of p, in place (no copy of the large view).
+func (r *render) fillVenue(v *Venue, p *PostRecord) {
 	s := r.s
-	return &Venue{
+	*v = Venue{
 		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
 		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
 		Version: p.Version, Slug: p.Slug, Lang: p.Title.LangOf(r.lang, p.Lang),
@@ -180,8 +224,15 @@ func (r *render) venue(p *PostRecord) *Venue {
 }
 
 func (r *render) organizer(p *PostRecord) *Organizer {
+	o := &Organizer{}
+	r.fillOrganizer(o, p)
+	return o
+}
+
+// fillOrganizer sets *o to the view of p, in place.
+func (r *render) fillOrganizer(o *Organizer, p *PostRecord) {
 	s := r.s
-	return &Organizer{
+	*o = Organizer{
 		ID: p.ID, Status: p.EffectiveStatus(r.now), Author: p.Author,
 		Date: p.Date.In(s.siteZone), Modified: p.Modified.In(s.siteZone),
 		Version: p.Version, Slug: p.Slug, Lang: p.Title.LangOf(r.lang, p.Lang),

@@ -29,12 +29,14 @@ type Handler struct {
 	organizers *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]
 	terms      *queryDecoder
 	ical       *ical.Exporter
+	renders    *renderCache // encoded events (rendercache.go)
 }
 
 // New returns the handler serving cal. See the package documentation for
 // how to mount it.
 func New(cal calendar.Calendar, opts ...Option) *Handler {
-	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, bodyWait: DefaultBodyReadTimeout, realm: DefaultRealm, corsOrigin: map[string]bool{}}}
+	h := &Handler{cal: cal, cfg: config{bodyLimit: DefaultBodyLimit, bodyWait: DefaultBodyReadTimeout, realm: DefaultRealm, corsOrigin: map[string]bool{}},
+		renders: newRenderCache(renderCacheSize)}
 	for _, o := range opts {
 		o(&h.cfg)
 	}
@@ -224,7 +226,7 @@ func (h *Handler) makeLinks(r *http.Request, prefix string) links {
 			stripped = ru[:len(ru)-len(ep)]
 		}
 	}
-	l := links{site: h.cfg.siteURL, host: h.siteHost, rest: origin + stripped + prefix}
+	l := links{site: h.cfg.siteURL, host: h.siteHost, rest: origin + stripped + prefix, cache: h.renders}
 	if l.site == "" {
 		l.site, l.host = origin, r.Host
 	}

@@ -12,7 +12,8 @@ import (
 // and because it is several times cheaper than reflection on the hot path.
 type enc struct {
 	b     []byte
-	comma bool // a value was written at this level: the next one needs ','
+	comma bool   // a value was written at this level: the next one needs ','
+	ckey  []byte // scratch space for a renderCache key, kept with the buffer
 }
 
 func (e *enc) sep() {
@@ -94,8 +95,43 @@ func (e *enc) boolPtr(v *bool) {
 func (e *enc) time(t time.Time) {
 	e.sep()
 	e.b = append(e.b, '"')
-	e.b = t.AppendFormat(e.b, "2006-01-02 15:04:05")
+	e.b = appendWireTime(e.b, t)
 	e.b = append(e.b, '"')
+}
+
+// wireLayout is the layout of every local date on the wire.
+const wireLayout = "2006-01-02 15:04:05"
+
+// appendWireTime appends t formatted with wireLayout. Dates are most of
+// what an event body holds, and t.AppendFormat interprets its layout on
+// every call (it was the writer's largest cost); this writes the digits.
+func appendWireTime(b []byte, t time.Time) []byte {
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, wireLayout)
+	}
+	h, mi, s := t.Clock()
+	b = append4(b, y)
+	b = append(b, '-')
+	b = append2(b, int(mo))
+	b = append(b, '-')
+	b = append2(b, d)
+	b = append(b, ' ')
+	b = append2(b, h)
+	b = append(b, ':')
+	b = append2(b, mi)
+	b = append(b, ':')
+	return append2(b, s)
+}
+
+// append2 appends 0 ≤ n < 100 as two digits.
+func append2(b []byte, n int) []byte {
+	return append(b, byte('0'+n/10), byte('0'+n%10))
+}
+
+// append4 appends 0 ≤ n < 10000 as four digits.
+func append4(b []byte, n int) []byte {
+	return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
 }
 
 // localAndUTC writes t under key in its own location and under utcKey in
@@ -117,30 +153,41 @@ func (e *enc) timeAndDetails(key, detailsKey string, t time.Time) {
 
 // details writes the {year, month, …} object of wire §3.
 func (e *enc) details(t time.Time) {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
 	e.open('{')
 	e.key("year")
-	e.pad(t.Year(), 4)
+	e.pad(y, 4)
 	e.key("month")
-	e.pad(int(t.Month()), 2)
+	e.pad(int(mo), 2)
 	e.key("day")
-	e.pad(t.Day(), 2)
+	e.pad(d, 2)
 	e.key("hour")
-	e.pad(t.Hour(), 2)
+	e.pad(h, 2)
 	e.key("minutes")
-	e.pad(t.Minute(), 2)
+	e.pad(mi, 2)
 	e.key("seconds")
-	e.pad(t.Second(), 2)
+	e.pad(s, 2)
 	e.close('}')
 }
 
+// pad writes n as a string of at least width digits (zero-padded).
 func (e *enc) pad(n, width int) {
 	e.sep()
 	e.b = append(e.b, '"')
-	s := strconv.Itoa(n)
-	for i := len(s); i < width; i++ {
-		e.b = append(e.b, '0')
+	switch {
+	case width == 2 && n >= 0 && n < 100:
+		e.b = append2(e.b, n)
+	case width == 4 && n >= 0 && n < 10000:
+		e.b = append4(e.b, n)
+	default:
+		var digits [20]byte
+		s := strconv.AppendInt(digits[:0], int64(n), 10)
+		for i := len(s); i < width; i++ {
+			e.b = append(e.b, '0')
+		}
+		e.b = append(e.b, s...)
 	}
-	e.b = append(e.b, s...)
 	e.b = append(e.b, '"')
 }
 

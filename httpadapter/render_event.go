@@ -16,6 +16,8 @@ type links struct {
 	// query is "?translation_language=xx" when the request named a language,
 	// so item rest_urls read back in that language (wire §6).
 	query string
+	// cache holds the Handler's encoded events (nil: write every event).
+	cache *renderCache
 }
 
 func (l *links) globalID(e *enc, id int64) {
@@ -53,8 +55,29 @@ func (l *links) restURL(e *enc, collection string, id int64) {
 	e.b = append(e.b, '"')
 }
 
-// event writes an event per wire §3; withLD adds json_ld (single GET).
+// event writes an event per wire §3; withLD adds json_ld (single GET). The
+// bytes come from the Handler's cache when this very view was written before
+// (see renderCache).
 func (l *links) event(e *enc, ev *calendar.Event, withLD bool) {
+	if l.cache == nil {
+		l.writeEvent(e, ev, withLD)
+		return
+	}
+	e.sep()
+	e.comma = false // the object's own bytes follow, cached or written
+	e.ckey = appendEventKey(e.ckey[:0], l, ev, withLD)
+	if b, ok := l.cache.get(e.ckey); ok {
+		e.b = append(e.b, b...)
+		e.comma = true
+		return
+	}
+	start := len(e.b)
+	l.writeEvent(e, ev, withLD)
+	l.cache.put(e.ckey, append([]byte(nil), e.b[start:]...))
+}
+
+// writeEvent writes an event per wire §3.
+func (l *links) writeEvent(e *enc, ev *calendar.Event, withLD bool) {
 	e.open('{')
 	e.key("id")
 	e.int(ev.ID)

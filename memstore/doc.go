@@ -6,7 +6,9 @@
 // never block each other; writes take the exclusive lock, which makes every
 // write (record, slug, links, index entries and cascades) atomic. Records are
 // cloned on the way in and on the way out, so callers never share state with
-// the store.
+// the store — except through SharedReads, a view for readers that promise
+// not to modify what they get, which hands out the stored (never modified)
+// records themselves.
 //
 // Lists are answered from real indexes rather than by scanning every record:
 // posts per kind kept in list order, events ordered by (Start, ID) with binary

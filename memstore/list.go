@@ -11,10 +11,10 @@ import (
 // ctxEvery is how many candidates ListPosts confirms between context checks.
 const ctxEvery = 1024
 
-// ListPosts answers q from the narrowest index (see plan), confirms every
-// candidate with storage.MatchPost and returns the page q asks for with the
-// exact total. See calendar.Repository.
-func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
+// listPosts answers q from the narrowest index (see plan), confirms every
+// candidate with storage.MatchPost and returns the page q asks for, the
+// stored records themselves, with the exact total.
+func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
@@ -62,12 +62,9 @@ walk:
 	if !counted {
 		total = found
 	}
-	// Stored records are immutable, so the page is cloned outside the lock.
 	page := storage.Window(matches, q)
 	out := &calendar.PostPage{Total: total, Records: make([]*calendar.PostRecord, len(page))}
-	for i, p := range page {
-		out.Records[i] = p.Clone()
-	}
+	copy(out.Records, page)
 	return out, nil
 }
 

@@ -46,22 +46,37 @@ func without(ids []int64, id int64) []int64 {
 
 // GetPost returns a copy of post id. See calendar.Repository.
 func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
+	p, err := s.getPost(ctx, id)
+	return p.Clone(), err
+}
+
+// getPost returns the stored post id itself (see SharedReads).
+func (s *Store) getPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
 	p := s.posts[id]
 	s.mu.RUnlock()
-	// Stored records are immutable (writes swap pointers), so the clone
-	// can be made outside the lock.
 	if p == nil {
 		return nil, errPostNotFound(id)
 	}
-	return p.Clone(), nil
+	return p, nil
 }
 
 // GetPosts returns copies of the existing posts among ids, in the order asked.
 func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
+	found, err := s.getPosts(ctx, ids)
+	// Stored records are immutable (writes swap pointers), so the clones
+	// are made outside the lock.
+	for i, p := range found {
+		found[i] = p.Clone()
+	}
+	return found, err
+}
+
+// getPosts returns the stored posts among ids themselves (see SharedReads).
+func (s *Store) getPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
@@ -73,9 +88,6 @@ func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostReco
 		}
 	}
 	s.mu.RUnlock()
-	for i, p := range found {
-		found[i] = p.Clone()
-	}
 	return found, nil
 }
 
@@ -98,6 +110,13 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 
 // PostBySlug returns a copy of the post of kind with exactly this slug.
 func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
+	p, err := s.postBySlug(ctx, kind, slug)
+	return p.Clone(), err
+}
+
+// postBySlug returns the stored post of kind with this slug itself (see
+// SharedReads).
+func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
@@ -110,5 +129,5 @@ func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string)
 	if p == nil {
 		return nil, errSlugNotFound(kind.String(), slug)
 	}
-	return p.Clone(), nil
+	return p, nil
 }

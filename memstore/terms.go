@@ -68,6 +68,15 @@ func (s *Store) GetTerm(ctx context.Context, id int64) (*calendar.TermRecord, er
 
 // GetTerms returns copies of the existing terms among ids, in the order asked.
 func (s *Store) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermRecord, error) {
+	found, err := s.getTerms(ctx, ids)
+	for i, t := range found {
+		found[i] = t.Clone()
+	}
+	return found, err
+}
+
+// getTerms returns the stored terms among ids themselves (see SharedReads).
+func (s *Store) getTerms(ctx context.Context, ids []int64) ([]*calendar.TermRecord, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
@@ -79,9 +88,6 @@ func (s *Store) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermReco
 		}
 	}
 	s.mu.RUnlock()
-	for i, t := range found {
-		found[i] = t.Clone()
-	}
 	return found, nil
 }
 
