@@ -18,7 +18,7 @@ type EventInput struct {
 	Description      Opt[string]
 	Excerpt          Opt[string]
 	Slug             Opt[string]
-	Status           Opt[string]
+	Status           Opt[Status]
 	Author           Opt[int64]
 	Date             Opt[string] // publication date, wall clock in the event zone
 	DateUTC          Opt[string] // publication date in UTC; wins over Date
@@ -36,9 +36,11 @@ type EventInput struct {
 	Featured         Opt[bool]
 	Categories       Opt[[]TermRef]
 	Tags             Opt[[]TermRef]
-	Venue            Opt[[]VenueRef]
-	Organizer        Opt[[]OrganizerRef]
-	PostParent       Opt[int64]
+	// Venues and Organizers link the event (wire argument names venue and
+	// organizer); set and empty removes every link.
+	Venues     Opt[[]VenueRef]
+	Organizers Opt[[]OrganizerRef]
+	PostParent Opt[int64]
 	// Recurrence holds RFC 5545 RRULE/RDATE/EXDATE lines; set and empty
 	// turns a series back into a single event.
 	Recurrence Opt[[]string]
@@ -78,7 +80,7 @@ type VenueInput struct {
 	Description   Opt[string]
 	Excerpt       Opt[string]
 	Slug          Opt[string]
-	Status        Opt[string]
+	Status        Opt[Status]
 	Author        Opt[int64]
 	Date          Opt[string]
 	DateUTC       Opt[string]
@@ -108,7 +110,7 @@ type OrganizerInput struct {
 	Description Opt[string]
 	Excerpt     Opt[string]
 	Slug        Opt[string]
-	Status      Opt[string]
+	Status      Opt[Status]
 	Author      Opt[int64]
 	Date        Opt[string]
 	DateUTC     Opt[string]

@@ -15,7 +15,7 @@ type commonInput struct {
 	Description Opt[string]
 	Excerpt     Opt[string]
 	Slug        Opt[string]
-	Status      Opt[string]
+	Status      Opt[Status]
 	Author      Opt[int64]
 	Date        Opt[string]
 	DateUTC     Opt[string]
@@ -79,7 +79,7 @@ func (s *Service) applyCommon(ctx context.Context, c caller, v *Validation, rec 
 	}
 	asked := ""
 	if in.Status.Set {
-		asked = in.Status.Value
+		asked = string(in.Status.Value)
 		if strings.TrimSpace(asked) == "" {
 			v.Add("status", "status must not be empty")
 		}

@@ -55,11 +55,11 @@ func TestEventValidationNamesEveryArgument(t *testing.T) {
 			in.Website = s("javascript:alert(1)")
 			in.Image = s("ftp://example.com/a.png")
 			in.Cost = calendar.Some([]string{strings.Repeat("9", 101)})
-			in.Status = s("sideways")
+			in.Status = calendar.Some[calendar.Status]("sideways")
 			in.Slug = s("!!!")
 			in.Date = s("not a date")
-			in.Venue = calendar.Some([]calendar.VenueRef{{ID: ev.ID}})
-			in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: 99999}})
+			in.Venues = calendar.Some([]calendar.VenueRef{{ID: ev.ID}})
+			in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: 99999}})
 			in.Categories = calendar.Some([]calendar.TermRef{{ID: 12345}})
 			in.PostParent = calendar.Some(v.ID)
 			in.Description = s(strings.Repeat("d", 1<<20+1))
@@ -67,7 +67,7 @@ func TestEventValidationNamesEveryArgument(t *testing.T) {
 		}(), []string{"timezone", "website", "image", "cost", "status", "slug", "date", "venue", "organizer", "categories", "post_parent", "description"}},
 		{"nested venue without a name", func() calendar.EventInput {
 			in := eventIn("x", "2026-04-01 10:00", "2026-04-01 11:00")
-			in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{City: s("Paris")}}})
+			in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{City: s("Paris")}}})
 			return in
 		}(), []string{"venue"}},
 		{"invalid UTF-8", eventIn("bad \xff byte", "2026-04-01", "2026-04-01"), []string{"title"}},
@@ -155,8 +155,8 @@ func TestNamesOnWrite(t *testing.T) {
 	in := eventIn("Gig", "2026-04-01 20:00", "2026-04-01 23:00")
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: "jazz"}, {Name: "Late Shows"}, {Name: "late shows"}})
 	in.Tags = calendar.Some([]calendar.TermRef{{Name: "Free Entry"}})
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("blue note"), City: s("NYC")}}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}, {New: &calendar.OrganizerInput{Name: s("Second")}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("blue note"), City: s("NYC")}}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}, {New: &calendar.OrganizerInput{Name: s("Second")}}})
 	// Authors may create categories but not tags: the whole write is refused
 	// and nothing it named by value is created.
 	_, err := f.cal.CreateEvent(as(author), in, calendar.WriteOptions{})
