@@ -178,10 +178,7 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	// Paging arguments are ignored, not checked: a feed is the whole result.
 	delete(s.args, "page")
 	delete(s.args, "per_page")
-	var q calendar.EventQuery
-	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
-		return err
-	}
+	q := readEventQuery(s.args, &v)
 	q.Invalid = takeInvalid(&v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))

@@ -12,14 +12,14 @@ type pageInfo struct{ total, totalPages, page, perPage int }
 
 // postKind is the HTTP side of events, venues or organizers: the same five
 // handlers over different calendar types. Categories and tags use its four
-// single-record handlers too (see termKind.records), with qdec, qlang and
+// single-record handlers too (see termKind.records), with qread, qlang and
 // list unset.
 type postKind[V, I, Q any] struct {
 	name   string // "event": the prefix of archive-page-not-found
 	plural string // "events": collection path and list body key
 	letter byte   // ETag kind letter
 	pwd    bool   // by-id routes take the event password
-	qdec   *queryDecoder
+	qread  func(args map[string]any, v *calendar.Validation) Q
 	qlang  func(q *Q) *calendar.Lang
 	// qinvalid and invalid point at the Invalid field of a query and an
 	// input (see takeInvalid).
@@ -40,10 +40,7 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
-		var q Q
-		if err := k.qdec.decodeInto(&q, s.args, &v); err != nil {
-			return err
-		}
+		q := k.qread(s.args, &v)
 		*k.qinvalid(&q) = takeInvalid(&v)
 		*k.qlang(&q) = lang
 		items, pg, err := k.list(h.cal, ctx, q)

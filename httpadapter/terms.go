@@ -28,10 +28,7 @@ func (k *termKind) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
-		var q calendar.TermQuery
-		if err := h.terms.decodeInto(&q, s.args, &v); err != nil {
-			return err
-		}
+		q := readTermQuery(s.args, &v)
 		q.Invalid = takeInvalid(&v)
 		q.Lang = lang
 		p, err := h.cal.ListTerms(ctx, k.tax, q)
