@@ -49,9 +49,6 @@ type EventInput struct {
 	// Password sets (or, empty, removes) the event's password. It is not the
 	// password that unlocks a protected event: that is WriteOptions.Password.
 	Password Opt[string]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // TermRef names a category or tag on an event write: by id, or by slug or
@@ -99,9 +96,6 @@ type VenueInput struct {
 	// GeoLat and GeoLng are set together; a set Opt with a nil Value clears.
 	GeoLat Opt[*float64]
 	GeoLng Opt[*float64]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // OrganizerInput holds the write fields of an organizer; Name is required on create.
@@ -118,9 +112,6 @@ type OrganizerInput struct {
 	Phone       Opt[string]
 	Website     Opt[string]
 	Email       Opt[string]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // TermInput holds the write fields of a category or tag; Name is required on
@@ -130,7 +121,4 @@ type TermInput struct {
 	Description Opt[string]
 	Slug        Opt[string]
 	Parent      Opt[int64]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }

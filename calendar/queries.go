@@ -32,9 +32,6 @@ type EventQuery struct {
 	Lang         Lang // translation_language
 	// Series: occurrences (default) or series records (see SeriesMode).
 	Series SeriesMode
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // VenueQuery holds the arguments of a venue list.
@@ -47,8 +44,6 @@ type VenueQuery struct {
 	OnlyWithUpcoming bool
 	Status           []string
 	Lang             Lang // translation_language
-	// Invalid holds arguments the caller could not decode (name → message).
-	Invalid map[string]string
 }
 
 // OrganizerQuery holds the arguments of an organizer list.
@@ -61,8 +56,6 @@ type OrganizerQuery struct {
 	OnlyWithUpcoming bool
 	Status           []string
 	Lang             Lang // translation_language
-	// Invalid holds arguments the caller could not decode (name → message).
-	Invalid map[string]string
 }
 
 // TermQuery holds the arguments of a category or tag list.
@@ -80,6 +73,4 @@ type TermQuery struct {
 	Event     int64 // alias of Post; wins
 	Slug      string
 	Lang      Lang // translation_language
-	// Invalid holds arguments the caller could not decode (name → message).
-	Invalid map[string]string
 }

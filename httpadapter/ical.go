@@ -179,10 +179,10 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	delete(s.args, "page")
 	delete(s.args, "per_page")
 	q := readEventQuery(s.args, &v)
-	q.Invalid = takeInvalid(&v)
+	bad := takeArgErrors(&v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))
-	if err != nil {
+	if err := bad.report(err); err != nil {
 		return err
 	}
 	return h.serveFeed(ctx, w, r, feed)

@@ -26,10 +26,8 @@ func listVia[Q, P, V any](list func(calendar.Calendar, context.Context, Q) (*P, 
 func eventKind() *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
 	return &postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]{
 		name: "event", plural: "events", letter: 'e', pwd: true,
-		qread:    readEventQuery,
-		qlang:    func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.EventQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.EventInput) *map[string]string { return &in.Invalid },
+		qread: readEventQuery,
+		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListEvents, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
 			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
@@ -47,10 +45,8 @@ func eventKind() *postKind[calendar.Event, calendar.EventInput, calendar.EventQu
 func venueKind() *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery] {
 	return &postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]{
 		name: "venue", plural: "venues", letter: 'v',
-		qread:    readVenueQuery,
-		qlang:    func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.VenueQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.VenueInput) *map[string]string { return &in.Invalid },
+		qread: readVenueQuery,
+		qlang: func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListVenues, func(p *calendar.VenuePage) ([]calendar.Venue, pageInfo) {
 			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
@@ -68,10 +64,8 @@ func venueKind() *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQu
 func organizerKind() *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery] {
 	return &postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]{
 		name: "organizer", plural: "organizers", letter: 'o',
-		qread:    readOrganizerQuery,
-		qlang:    func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.OrganizerQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.OrganizerInput) *map[string]string { return &in.Invalid },
+		qread: readOrganizerQuery,
+		qlang: func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListOrganizers, func(p *calendar.OrganizerPage) ([]calendar.Organizer, pageInfo) {
 			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),

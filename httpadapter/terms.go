@@ -29,10 +29,10 @@ func (k *termKind) listH(h *Handler) serveFunc {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
 		q := readTermQuery(s.args, &v)
-		q.Invalid = takeInvalid(&v)
+		bad := takeArgErrors(&v)
 		q.Lang = lang
 		p, err := h.cal.ListTerms(ctx, k.tax, q)
-		if err != nil {
+		if err := bad.report(err); err != nil {
 			return err
 		}
 		pg := pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
@@ -59,7 +59,6 @@ func (k *termKind) listH(h *Handler) serveFunc {
 func (k *termKind) records() *postKind[calendar.Term, calendar.TermInput, calendar.TermQuery] {
 	return &postKind[calendar.Term, calendar.TermInput, calendar.TermQuery]{
 		plural: k.plural, letter: k.letter,
-		invalid: func(in *calendar.TermInput) *map[string]string { return &in.Invalid },
 		get: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*calendar.Term, error) {
 			return c.GetTerm(ctx, k.tax, ref.ID, o)
 		},
