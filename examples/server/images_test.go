@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/eventcal/eventcal/httpadapter/openapitest"
 )
 
 const testCatalogue = `{
@@ -29,6 +34,26 @@ func TestImageCatalogue(t *testing.T) {
 	}
 	p := startServerProcess(t, buildServer(t), dir, "-store", "mem", "-images", file)
 	admin := apiUser{base: p.base, name: "admin", password: p.password}
+	// Every exchange is checked against the OpenAPI document the process serves.
+	_, doc := getRaw(t, mustReq(t, "GET", p.base+apiNS+"/doc", ""))
+	checker, err := openapitest.Load(doc, "/wp-json/tribe/events/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: checker.Transport(t, nil)}
+	getJSON := func(t *testing.T, req *http.Request) (*http.Response, map[string]any) {
+		t.Helper()
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+			t.Fatalf("%s: %v", req.URL, err)
+		}
+		return res, m
+	}
 
 	req := mustReq(t, "POST", p.base+apiNS+"/events",
 		`{"title":"With poster","start_date":"2026-12-24 18:00","end_date":"2026-12-24 20:00","image":42}`)
@@ -94,4 +119,19 @@ func TestImageCatalogueRejected(t *testing.T) {
 		!strings.Contains(err.Error(), "-images") {
 		t.Errorf("missing file: %v", err)
 	}
+}
+
+// getRaw sends req with the default client and returns the answer's body.
+func getRaw(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
 }

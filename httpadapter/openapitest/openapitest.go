@@ -225,3 +225,45 @@ func (r *recorder) Flush() {
 		f.Flush()
 	}
 }
+
+// Transport wraps base (nil: http.DefaultTransport) so that every exchange
+// a client makes through it is checked, for servers running in another
+// process.
+func (c *Checker) Transport(t testing.TB, base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &checkedTransport{t: t, c: c, base: base}
+}
+
+type checkedTransport struct {
+	t    testing.TB
+	c    *Checker
+	base http.RoundTripper
+}
+
+func (ct *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var sent []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		sent = b
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	res, err := ct.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	got, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	res.Body = io.NopCloser(bytes.NewReader(got))
+	ct.c.Check(ct.t, req, sent, res.StatusCode, res.Header, got)
+	return res, nil
+}

@@ -103,4 +103,24 @@ func TestHandlerOverAListener(t *testing.T) {
 			t.Errorf("%s %s: the check passed what breaks the document", tc.method, tc.path)
 		}
 	}
+
+	// The same through a checking client, for a server in another process.
+	plain := httptest.NewServer(liar)
+	defer plain.Close()
+	rt = &recT{TB: t}
+	client := &http.Client{Transport: c.Transport(rt, nil)}
+	res, err := client.Get(plain.URL + ns + "/events/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(res.Body); string(b) != `{"id":"not a number"}` || !rt.failed() {
+		t.Errorf("transport: body %q, failed %v", b, rt.failed())
+	}
+	good := httptest.NewServer(api)
+	defer good.Close()
+	rt = &recT{TB: t}
+	client = &http.Client{Transport: c.Transport(rt, nil)}
+	if res, err := client.Post(good.URL+ns+"/events", "application/json", strings.NewReader(`{"title":"x"}`)); err != nil || res.StatusCode != 401 || rt.failed() {
+		t.Errorf("transport on the adapter: %v %v %v", res, err, rt.msgs)
+	}
 }
