@@ -74,65 +74,66 @@ func (s *Service) listPlaces(ctx context.Context, kind Kind, q placeQuery) (*pla
 		res.recs, res.total = got.Records, got.Total
 		return res, s.emptyPage(kind, page, len(res.recs))
 	}
-	// Event-based filters: check each candidate through the link index.
+	// Event-based filters: grouped counts over every candidate at once.
 	all := *pq
 	all.Offset, all.Limit = 0, 0
 	got, err := s.repo.ListPosts(ctx, &all)
 	if err != nil {
 		return nil, s.storageErr(ctx, "list posts", err)
 	}
-	var kept []*PostRecord
-	for _, p := range got.Records {
-		ok, err := s.placeHasEvents(ctx, c, kind, p.ID, q.HasEvents, q.OnlyWithUpcoming, now)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			kept = append(kept, p)
-		}
+	kept, err := s.placesWithEvents(ctx, c, kind, got.Records, q.HasEvents, q.OnlyWithUpcoming, now)
+	if err != nil {
+		return nil, err
 	}
 	res.total = len(kept)
 	res.recs = window(kept, offset, perPage)
 	return res, s.emptyPage(kind, page, len(res.recs))
 }
 
-// placeHasEvents applies has_events and only_with_upcoming to one venue or organizer.
-func (s *Service) placeHasEvents(ctx context.Context, c caller, kind Kind, id int64, has *bool, upcoming bool, now time.Time) (bool, error) {
-	count := func(q *PostQuery) (int, error) {
-		q.Kind, q.Now, q.CountOnly = KindEvent, now, true
-		if kind == KindVenue {
-			q.VenueIDs = []int64{id}
-		} else {
-			q.OrganizerIDs = []int64{id}
+// placesWithEvents keeps the venues or organizers of ps that pass has_events
+// (true: linked to an event that is not a draft, pending or trashed; false:
+// linked to no event at all) and only_with_upcoming (linked to an event c
+// may see that has not ended), in order. Each filter is one grouped count
+// over the places still kept.
+func (s *Service) placesWithEvents(ctx context.Context, c caller, kind Kind, ps []*PostRecord, has *bool, upcoming bool, now time.Time) ([]*PostRecord, error) {
+	keep := func(q *LinkCountQuery, pass func(n int) bool) error {
+		if len(ps) == 0 {
+			return nil
 		}
-		got, err := s.repo.ListPosts(ctx, q)
+		q.Link, q.Now = kind, now
+		q.IDs = make([]int64, len(ps))
+		for i, p := range ps {
+			q.IDs[i] = p.ID
+		}
+		n, err := CountLinks(ctx, s.repo, q)
 		if err != nil {
-			return 0, s.storageErr(ctx, "count linked events", err)
+			return s.storageErr(ctx, "count linked events", err)
 		}
-		return got.Total, nil
+		kept := ps[:0:0]
+		for _, p := range ps {
+			if pass(n[p.ID]) {
+				kept = append(kept, p)
+			}
+		}
+		ps = kept
+		return nil
 	}
 	if has != nil {
-		var q PostQuery
+		q := &LinkCountQuery{}
 		if *has {
 			q.Visible = Visibility{Statuses: []Status{StatusPublish, StatusFuture, StatusPrivate}}
 		}
-		n, err := count(&q)
-		if err != nil {
-			return false, err
-		}
-		if (n > 0) != *has {
-			return false, nil
+		if err := keep(q, func(n int) bool { return (n > 0) == *has }); err != nil {
+			return nil, err
 		}
 	}
 	if upcoming {
-		var v Validation
-		q := PostQuery{Visible: postVisibility(c, &v, nil), End: TimeRange{From: now}}
-		n, err := count(&q)
-		if err != nil || n == 0 {
-			return false, err
+		q := &LinkCountQuery{Visible: postVisibility(c, nil, nil), Upcoming: true}
+		if err := keep(q, func(n int) bool { return n > 0 }); err != nil {
+			return nil, err
 		}
 	}
-	return true, nil
+	return ps, nil
 }
 
 // emptyPage is the error for an empty page past the first.

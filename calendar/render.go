@@ -24,7 +24,7 @@ func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.T
 }
 
 // preload fetches every venue, organizer and term the events link to, in two
-// repository calls.
+// repository calls, and the terms' counts in one grouped count.
 func (r *render) preload(events []*PostRecord) error {
 	var postIDs, termIDs []int64
 	for _, e := range events {
@@ -62,33 +62,17 @@ func (r *render) preload(events []*PostRecord) error {
 		for _, t := range ts {
 			r.terms[t.ID] = t
 		}
+		return r.countTerms(ts)
 	}
 	return nil
 }
 
-// termCount is the number of published events using term t.
+// termCount is the number of published events using term t (see termCounts).
 func (r *render) termCount(t *TermRecord) (int, error) {
-	if n, ok := r.count[t.ID]; ok {
-		return n, nil
-	}
-	n, err := r.s.counts.get(r.ctx, t.ID, r.now, func(ctx context.Context) (int, error) {
-		q := &PostQuery{Kind: KindEvent, Now: r.now, Visible: Visibility{Statuses: []Status{StatusPublish}}, CountOnly: true}
-		if t.Taxonomy == TaxonomyCategory {
-			q.CategoryIDs = []int64{t.ID}
-		} else {
-			q.TagIDs = []int64{t.ID}
-		}
-		page, err := r.s.repo.ListPosts(ctx, q)
-		if err != nil {
-			return 0, r.s.storageErr(ctx, "count term use", err)
-		}
-		return page.Total, nil
-	})
-	if err != nil {
+	if err := r.countTerms([]*TermRecord{t}); err != nil {
 		return 0, err
 	}
-	r.count[t.ID] = n
-	return n, nil
+	return r.count[t.ID], nil
 }
 
 // knowNewTerms notes the use count of the terms a write just created for

@@ -13,10 +13,10 @@ const DefaultTermCountTTL = 5 * time.Second
 // termCountRefreshTimeout bounds a background recount, which no request waits for.
 const termCountRefreshTimeout = 30 * time.Second
 
-// termCounts caches how many published events use each term. Counting means
-// asking the store for every event of the term, and every event read embeds
-// its terms with their counts, so without a cache each read would cost a
-// count per term.
+// termCounts caches how many published events use each term. Every event
+// read embeds its terms with their counts, and a term list shows every
+// term's, so without a cache each read would cost a count; the terms of one
+// page are counted together (CountLinks), one grouped count per page.
 //
 // Writes made through this Service adjust the cached counts at once (by the
 // event's published terms before and after the write), so in one process the
@@ -40,63 +40,99 @@ type countEntry struct {
 	at time.Time
 }
 
-// countFlight is one recount in progress; done closes when n and err are set.
+// countFlight is one recount in progress, of one or several terms; done
+// closes when n and err are set.
 type countFlight struct {
 	done chan struct{}
-	n    int
+	n    map[int64]int
 	err  error
 }
 
-// get returns term id's count at now, from the cache or by recount (which
-// must count at now).
-func (tc *termCounts) get(ctx context.Context, id int64, now time.Time, recount func(context.Context) (int, error)) (int, error) {
+// getMany returns the counts of ids at now, from the cache or by recount
+// (which must count at now and return every id it is given). The ids no
+// recount in flight covers are recounted together, in one call, so a page
+// of terms costs one grouped count however many of them expired.
+func (tc *termCounts) getMany(ctx context.Context, ids []int64, now time.Time, recount func(context.Context, []int64) (map[int64]int, error)) (map[int64]int, error) {
 	if tc.ttl <= 0 {
-		return recount(ctx)
+		return recount(ctx, uniqueIDs(ids))
 	}
+	out := make(map[int64]int, len(ids))
+	waits := map[int64]*countFlight{} // id → the recount its reader waits for (nil: the one started below)
+	var start []int64
 	tc.mu.Lock()
-	e, ok := tc.m[id]
-	age := now.Sub(e.at)
-	if ok && age > -tc.ttl && age < tc.ttl {
-		tc.mu.Unlock()
-		return e.n, nil
+	for _, id := range ids {
+		if _, done := out[id]; done {
+			continue
+		}
+		if _, done := waits[id]; done {
+			continue
+		}
+		e, ok := tc.m[id]
+		age := now.Sub(e.at)
+		if ok && age > -tc.ttl && age < tc.ttl {
+			out[id] = e.n
+			continue
+		}
+		f := tc.flights[id]
+		if f == nil {
+			start = append(start, id)
+		}
+		if ok && age >= 0 && age < 2*tc.ttl { // stale but recent: serve it, the recount runs on
+			out[id] = e.n
+			continue
+		}
+		waits[id] = f
 	}
-	f := tc.flights[id]
-	if f == nil {
-		f = tc.start(ctx, id, now, recount)
+	if len(start) > 0 {
+		f := tc.start(ctx, start, now, recount)
+		for id, w := range waits {
+			if w == nil {
+				waits[id] = f
+			}
+		}
 	}
 	tc.mu.Unlock()
-	if ok && age >= 0 && age < 2*tc.ttl { // stale but recent: serve it, the recount runs on
-		return e.n, nil
+	for id, f := range waits {
+		select {
+		case <-f.done:
+			if f.err != nil {
+				return nil, f.err
+			}
+			out[id] = f.n[id]
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	select {
-	case <-f.done:
-		return f.n, f.err
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
+	return out, nil
 }
 
-// start runs one recount of id at now in the background; the caller holds tc.mu.
-// It is detached from ctx (values kept, cancellation not) because readers
-// other than the one that started it may be waiting for it.
-func (tc *termCounts) start(ctx context.Context, id int64, now time.Time, recount func(context.Context) (int, error)) *countFlight {
+// start runs one recount of ids at now in the background; the caller holds
+// tc.mu. It is detached from ctx (values kept, cancellation not) because
+// readers other than the one that started it may be waiting for it.
+func (tc *termCounts) start(ctx context.Context, ids []int64, now time.Time, recount func(context.Context, []int64) (map[int64]int, error)) *countFlight {
 	f := &countFlight{done: make(chan struct{})}
 	if tc.flights == nil {
 		tc.flights = map[int64]*countFlight{}
 	}
-	tc.flights[id] = f
+	for _, id := range ids {
+		tc.flights[id] = f
+	}
 	gen := tc.gen
 	go func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), termCountRefreshTimeout)
 		defer cancel()
-		f.n, f.err = recount(rctx)
+		f.n, f.err = recount(rctx, ids)
 		tc.mu.Lock()
-		delete(tc.flights, id)
+		for _, id := range ids {
+			delete(tc.flights, id)
+		}
 		if f.err == nil && tc.gen == gen {
 			if tc.m == nil {
 				tc.m = map[int64]countEntry{}
 			}
-			tc.m[id] = countEntry{n: f.n, at: now}
+			for _, id := range ids {
+				tc.m[id] = countEntry{n: f.n[id], at: now}
+			}
 		}
 		tc.mu.Unlock()
 		close(f.done)

@@ -437,7 +437,7 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 		slug = NormalizeSlug(q.Slug)
 	}
 	r := s.newRender(ctx, c, lang, s.now())
-	var views []Term
+	var shown []*TermRecord
 	for _, t := range all {
 		switch {
 		case len(include) > 0 && !containsInt(include, t.ID),
@@ -447,6 +447,13 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 			slug != "" && t.Slug != slug:
 			continue
 		}
+		shown = append(shown, t)
+	}
+	if err := r.countTerms(shown); err != nil {
+		return nil, err
+	}
+	var views []Term
+	for _, t := range shown {
 		tv, err := r.term(t)
 		if err != nil {
 			return nil, err
