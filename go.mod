@@ -6,7 +6,6 @@ require (
 	github.com/arran4/golang-ical v0.3.4
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
-	github.com/gorilla/schema v1.4.1
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/teambition/rrule-go v1.8.2
 	go.etcd.io/bbolt v1.5.0

@@ -1,6 +1,9 @@
 package calendar
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Ref names a post by id or, when ID is 0, by slug.
 type Ref struct {
@@ -28,6 +31,25 @@ type WriteOptions struct {
 	// to have (HTTP If-Match); on a mismatch nothing changes and the error
 	// code is CodePreconditionFailed.
 	IfVersion int64
+	// ValidateOnly checks the caller's rights and every argument as the
+	// write would, and stops there: nothing is written, and a write that
+	// would be accepted returns a nil record and a nil error. A form can
+	// check its input this way; the HTTP adapter uses it to report the
+	// arguments it could not decode together with the calendar's own
+	// findings, and only after the permission checks.
+	ValidateOnly bool
+}
+
+// errValidated stops a ValidateOnly write inside the shared write paths,
+// which return it up to the public method (see dropValidated).
+var errValidated = errors.New("calendar: validated, not written")
+
+// dropValidated turns the stop of a ValidateOnly write into success.
+func dropValidated(err error) error {
+	if errors.Is(err, errValidated) {
+		return nil
+	}
+	return err
 }
 
 // DeleteOptions tune a delete.

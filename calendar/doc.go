@@ -14,7 +14,9 @@
 //
 // Applications use New (with Option values such as WithSiteZone), the
 // Calendar interface it implements, the inputs (EventInput, VenueInput,
-// OrganizerInput, TermInput, Opt, Some, At), the queries (EventQuery, …),
+// OrganizerInput, TermInput, Opt, Some, At, and Status for their status),
+// WriteOptions (ValidateOnly checks a write without making it), the
+// queries (EventQuery, …),
 // the views (Event, Venue, Organizer, Term and their pages), Ref (ByID,
 // BySlug), principals (WithPrincipal, System, Anonymous) and errors (Error,
 // Code and the Err* sentinels, matched with errors.Is).

@@ -25,7 +25,6 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	}
 	now := s.now()
 	var v Validation
-	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	if s.listTooLong(&v, map[string]int{"categories": len(splitList(q.Categories)), "tags": len(splitList(q.Tags)),
 		"venue": len(q.Venue), "organizer": len(q.Organizer), "include": len(q.Include), "status": len(splitList(q.Status))}) {

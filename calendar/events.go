@@ -11,7 +11,7 @@ import (
 func eventCommon(in EventInput) commonInput {
 	return commonInput{nameArg: "title", Name: in.Title, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website, invalid: in.Invalid}
+		Image: in.Image, Website: in.Website}
 }
 
 // applyEvent validates an event write into v and writes the valid fields into rec.
@@ -158,6 +158,9 @@ func (s *Service) createEvent(ctx context.Context, in EventInput, opt WriteOptio
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
+		if opt.ValidateOnly {
+			return nil, nil
+		}
 		steps := append(plan.steps(rec), Step{Op: OpCreatePost, Post: rec})
 		seriesStep := len(steps) - 1
 		if len(starts) > 0 {
@@ -223,10 +226,13 @@ func (s *Service) UpdateEvent(ctx context.Context, ref Ref, in EventInput, opt W
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
+		if opt.ValidateOnly {
+			return nil, errValidated
+		}
 		return append(plan.steps(rec), series...), nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, dropValidated(err)
 	}
 	return s.newRender(ctx, callerFrom(ctx), lang, s.now()).knowNewTerms(res, stored).event(stored, false)
 }

@@ -22,7 +22,7 @@ func ExampleService_CreateEvent_recurring() {
 		StartDate:  calendar.Some("2026-03-10 19:00"),
 		EndDate:    calendar.Some("2026-03-10 21:00"),
 		TimeZone:   calendar.Some("Europe/Berlin"),
-		Status:     calendar.Some("publish"),
+		Status:     calendar.Some(calendar.StatusPublish),
 		Recurrence: calendar.Some([]string{"RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;COUNT=10"}),
 	}, calendar.WriteOptions{})
 	if err != nil {

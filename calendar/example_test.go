@@ -22,7 +22,7 @@ func Example() {
 		StartDate: calendar.Some("2026-03-13 20:00"),
 		EndDate:   calendar.Some("2026-03-13 23:00"),
 		TimeZone:  calendar.Some("Europe/Paris"),
-		Venue:     calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Le Duc")}}}),
+		Venues:    calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Le Duc")}}}),
 	}, calendar.WriteOptions{})
 	if err != nil {
 		panic(err)
@@ -47,7 +47,7 @@ func ExampleWithPrincipal() {
 	contributor := calendar.WithPrincipal(context.Background(), calendar.Principal{ID: 7, Role: calendar.RoleContributor})
 	ev, err := cal.CreateEvent(contributor, calendar.EventInput{
 		Title: calendar.Some("Poetry slam"), StartDate: calendar.Some("2030-01-01 19:00"), EndDate: calendar.Some("2030-01-01 21:00"),
-		Status: calendar.Some("publish"),
+		Status: calendar.Some(calendar.StatusPublish),
 	}, calendar.WriteOptions{})
 	fmt.Println(ev.Status, err)
 	// Output:

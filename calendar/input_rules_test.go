@@ -11,9 +11,9 @@ import (
 // Status values are exact lower-case words, in writes and list filters.
 func TestStatusIsExact(t *testing.T) {
 	f := newFixture(t)
-	for _, st := range []string{"PUBLISH", "Draft", " publish"} {
+	for _, st := range []calendar.Status{"PUBLISH", "Draft", " publish"} {
 		in := eventIn("Exact", "2026-12-01 10:00", "2026-12-01 11:00")
-		in.Status = s(st)
+		in.Status = calendar.Some(st)
 		_, err := f.cal.CreateEvent(as(admin), in, calendar.WriteOptions{})
 		var ce *calendar.Error
 		if !errors.As(err, &ce) || ce.Params["status"] == "" {
@@ -22,7 +22,7 @@ func TestStatusIsExact(t *testing.T) {
 		if st == " publish" {
 			continue // list items are trimmed (comma lists)
 		}
-		_, err = f.cal.ListEvents(as(admin), calendar.EventQuery{Status: []string{st}})
+		_, err = f.cal.ListEvents(as(admin), calendar.EventQuery{Status: []string{string(st)}})
 		if !errors.As(err, &ce) || ce.Params["status"] == "" {
 			t.Errorf("list status %q: %v", st, err)
 		}

@@ -18,7 +18,7 @@ type EventInput struct {
 	Description      Opt[string]
 	Excerpt          Opt[string]
 	Slug             Opt[string]
-	Status           Opt[string]
+	Status           Opt[Status]
 	Author           Opt[int64]
 	Date             Opt[string] // publication date, wall clock in the event zone
 	DateUTC          Opt[string] // publication date in UTC; wins over Date
@@ -36,9 +36,11 @@ type EventInput struct {
 	Featured         Opt[bool]
 	Categories       Opt[[]TermRef]
 	Tags             Opt[[]TermRef]
-	Venue            Opt[[]VenueRef]
-	Organizer        Opt[[]OrganizerRef]
-	PostParent       Opt[int64]
+	// Venues and Organizers link the event (wire argument names venue and
+	// organizer); set and empty removes every link.
+	Venues     Opt[[]VenueRef]
+	Organizers Opt[[]OrganizerRef]
+	PostParent Opt[int64]
 	// Recurrence holds RFC 5545 RRULE/RDATE/EXDATE lines; set and empty
 	// turns a series back into a single event.
 	Recurrence Opt[[]string]
@@ -47,9 +49,6 @@ type EventInput struct {
 	// Password sets (or, empty, removes) the event's password. It is not the
 	// password that unlocks a protected event: that is WriteOptions.Password.
 	Password Opt[string]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // TermRef names a category or tag on an event write: by id, or by slug or
@@ -78,7 +77,7 @@ type VenueInput struct {
 	Description   Opt[string]
 	Excerpt       Opt[string]
 	Slug          Opt[string]
-	Status        Opt[string]
+	Status        Opt[Status]
 	Author        Opt[int64]
 	Date          Opt[string]
 	DateUTC       Opt[string]
@@ -97,9 +96,6 @@ type VenueInput struct {
 	// GeoLat and GeoLng are set together; a set Opt with a nil Value clears.
 	GeoLat Opt[*float64]
 	GeoLng Opt[*float64]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // OrganizerInput holds the write fields of an organizer; Name is required on create.
@@ -108,7 +104,7 @@ type OrganizerInput struct {
 	Description Opt[string]
 	Excerpt     Opt[string]
 	Slug        Opt[string]
-	Status      Opt[string]
+	Status      Opt[Status]
 	Author      Opt[int64]
 	Date        Opt[string]
 	DateUTC     Opt[string]
@@ -116,9 +112,6 @@ type OrganizerInput struct {
 	Phone       Opt[string]
 	Website     Opt[string]
 	Email       Opt[string]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }
 
 // TermInput holds the write fields of a category or tag; Name is required on
@@ -128,7 +121,4 @@ type TermInput struct {
 	Description Opt[string]
 	Slug        Opt[string]
 	Parent      Opt[int64]
-	// Invalid holds arguments the caller could not decode (name → message);
-	// they are reported together with every other bad argument.
-	Invalid map[string]string
 }

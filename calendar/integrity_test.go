@@ -35,8 +35,8 @@ func storeCounts(t *testing.T, r calendar.Repository) map[string]int {
 
 func nestedEvent(title string) calendar.EventInput {
 	in := eventIn(title, "2026-04-01 20:00", "2026-04-01 22:00")
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("New Hall")}}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("New Hall")}}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}})
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: "New Cat"}})
 	in.Tags = calendar.Some([]calendar.TermRef{{Name: "new-tag-1"}, {Name: "new-tag-2"}})
 	return in

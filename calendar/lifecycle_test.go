@@ -30,7 +30,7 @@ func TestStatusScaleBack(t *testing.T) {
 	for _, tc := range cases {
 		in := eventIn("Gig", "2026-04-01 10:00", "2026-04-01 11:00")
 		if tc.asked != "" {
-			in.Status = s(tc.asked)
+			in.Status = calendar.Some(calendar.Status(tc.asked))
 		}
 		ev, err := f.cal.CreateEvent(as(tc.p), in, calendar.WriteOptions{})
 		if tc.code != "" {
@@ -46,7 +46,7 @@ func TestStatusScaleBack(t *testing.T) {
 	}
 	// Updates scale back too: a contributor publishing their draft gets pending.
 	ev := f.mustEvent(as(contributor), eventIn("Draft", "2026-04-01 10:00", "2026-04-01 11:00"))
-	up, err := f.cal.UpdateEvent(as(contributor), calendar.ByID(ev.ID), calendar.EventInput{Status: s("publish")}, calendar.WriteOptions{})
+	up, err := f.cal.UpdateEvent(as(contributor), calendar.ByID(ev.ID), calendar.EventInput{Status: calendar.Some(calendar.StatusPublish)}, calendar.WriteOptions{})
 	if err != nil || up.Status != calendar.StatusPending {
 		t.Fatalf("contributor publish on update: %v %v", up, err)
 	}
@@ -79,7 +79,7 @@ func TestScheduledPublish(t *testing.T) {
 	}
 	// Writing future with a past date stores publish.
 	in2 := eventIn("Past", "2026-06-01 10:00", "2026-06-01 11:00")
-	in2.Status, in2.Date = s("future"), s("2026-01-01")
+	in2.Status, in2.Date = calendar.Some(calendar.StatusFuture), s("2026-01-01")
 	if ev2 := f.mustEvent(system, in2); ev2.Status != calendar.StatusPublish {
 		t.Fatalf("future with past date stored %s", ev2.Status)
 	}
@@ -90,8 +90,8 @@ func TestTrashRestoreAndForce(t *testing.T) {
 	v := f.mustVenue(system, calendar.VenueInput{Name: s("Hall")})
 	o := f.mustOrganizer(system, calendar.OrganizerInput{Name: s("Org")})
 	in := eventIn("Show", "2026-04-01 10:00", "2026-04-01 11:00")
-	in.Venue = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: o.ID}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: o.ID}})
 	ev := f.mustEvent(system, in)
 
 	// Trash the venue: the event keeps its link, but does not embed it for the public.
@@ -110,7 +110,7 @@ func TestTrashRestoreAndForce(t *testing.T) {
 		t.Fatalf("editor should still see the trashed venue link")
 	}
 	// Restore by setting a status: the link is intact.
-	if _, err := f.cal.UpdateVenue(as(editor), calendar.ByID(v.ID), calendar.VenueInput{Status: s("publish")}, calendar.WriteOptions{}); err != nil {
+	if _, err := f.cal.UpdateVenue(as(editor), calendar.ByID(v.ID), calendar.VenueInput{Status: calendar.Some(calendar.StatusPublish)}, calendar.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pub, _ = f.cal.GetEvent(as(anonymous), calendar.ByID(ev.ID), calendar.ReadOptions{})
@@ -182,7 +182,7 @@ func TestPasswordProtection(t *testing.T) {
 	in.Password = s("open sesame")
 	in.Description = s("the details")
 	in.Cost = calendar.Some([]string{"$10"})
-	in.Venue = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
 	in.Featured = calendar.Some(true)
 	ev := f.mustEvent(as(author), in)
 	if !ev.HasPassword {

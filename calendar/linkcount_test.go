@@ -88,14 +88,14 @@ func seedCountWorld(t *testing.T) *countWorld {
 	for i := range 40 {
 		start := testNow.Add(time.Duration(rng.IntN(24*60)-12*24) * time.Hour)
 		in := eventIn(fmt.Sprint("e", i), start.Format("2006-01-02 15:04"), start.Add(2*time.Hour).Format("2006-01-02 15:04"))
-		in.Status = s(statuses[rng.IntN(len(statuses))])
+		in.Status = calendar.Some(calendar.Status(statuses[rng.IntN(len(statuses))]))
 		if in.Status.Value == "future" {
 			in.Date = s(testNow.Add(48 * time.Hour).Format("2006-01-02 15:04:05"))
 		}
 		in.Author = calendar.Some([]int64{author.ID, contributor.ID, admin.ID}[rng.IntN(3)])
 		// Venues and organizers 8 to 11 stay unlinked.
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: w.venues[rng.IntN(8)]}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: w.orgs[rng.IntN(8)]}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: w.venues[rng.IntN(8)]}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: w.orgs[rng.IntN(8)]}})
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: w.cats[rng.IntN(4)]}, {ID: w.cats[rng.IntN(4)]}})
 		in.Tags = calendar.Some([]calendar.TermRef{{ID: w.tg[rng.IntN(4)]}})
 		if _, err := cal.CreateEvent(system, in, calendar.WriteOptions{}); err != nil {

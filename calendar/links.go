@@ -29,7 +29,7 @@ func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, i
 		set bool
 		len int
 	}{{"categories", in.Categories.Set, len(in.Categories.Value)}, {"tags", in.Tags.Set, len(in.Tags.Value)},
-		{"venue", in.Venue.Set, len(in.Venue.Value)}, {"organizer", in.Organizer.Set, len(in.Organizer.Value)}} {
+		{"venue", in.Venues.Set, len(in.Venues.Value)}, {"organizer", in.Organizers.Set, len(in.Organizers.Value)}} {
 		over = n.set && s.tooMany(v, n.arg, n.len) || over
 	}
 	if over {
@@ -47,9 +47,9 @@ func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, i
 			return nil, err
 		}
 	}
-	if in.Venue.Set {
+	if in.Venues.Set {
 		plan.sent[KindVenue] = true
-		for _, ref := range in.Venue.Value {
+		for _, ref := range in.Venues.Value {
 			var nested commonInput
 			var apply func(*PostRecord, *Validation) error
 			if ref.New != nil {
@@ -62,9 +62,9 @@ func (s *Service) planEventLinks(ctx context.Context, c caller, v *Validation, i
 			}
 		}
 	}
-	if in.Organizer.Set {
+	if in.Organizers.Set {
 		plan.sent[KindOrganizer] = true
-		for _, ref := range in.Organizer.Value {
+		for _, ref := range in.Organizers.Value {
 			var nested commonInput
 			var apply func(*PostRecord, *Validation) error
 			if ref.New != nil {

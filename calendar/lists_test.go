@@ -43,7 +43,7 @@ func newListWorld(t *testing.T) *listWorld {
 	add("jazz", "Next week jazz", "2026-03-13 19:00", "2026-03-13 21:00", func(in *calendar.EventInput) {
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: w.jazz}})
 		in.Tags = calendar.Some([]calendar.TermRef{{ID: w.free}})
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: w.v1}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: w.v1}})
 		in.Featured = calendar.Some(true)
 	})
 	add("far", "Far future", "2028-05-01 10:00", "2028-05-01 11:00", nil)
@@ -52,13 +52,13 @@ func newListWorld(t *testing.T) *listWorld {
 	})
 	add("child", "Child", "2026-03-14 10:00", "2026-03-14 11:00", func(in *calendar.EventInput) {
 		in.PostParent = calendar.Some(w.e["jazz"])
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: w.v2}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: w.o1}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: w.v2}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: w.o1}})
 		in.Description = s("a quiet matinee")
 	})
 	add("rock", "Rock", "2026-03-20 20:00", "2026-03-20 23:00", func(in *calendar.EventInput) {
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: w.rock}})
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: w.v3}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: w.v3}})
 	})
 	return w
 }
@@ -198,7 +198,7 @@ func TestEventListVisibility(t *testing.T) {
 	mk := func(p calendar.Principal, title, status string) int64 {
 		in := eventIn(title, "2026-04-01 10:00", "2026-04-01 11:00")
 		in.Author = calendar.Some(p.ID)
-		in.Status = s(status)
+		in.Status = calendar.Some(calendar.Status(status))
 		return f.mustEvent(system, in).ID
 	}
 	pub := mk(author2, "pub", "publish")

@@ -33,7 +33,7 @@ func TestMissingRecordsAreNotFound(t *testing.T) {
 	}
 	wantParams(t, errTermSlug, "slug")
 	// A record that exists but may not be read is not "not found".
-	draft := f.mustEvent(ctx, calendar.EventInput{Title: s("Draft"), StartDate: s("2026-04-02 20:00"), EndDate: s("2026-04-02 21:00"), Status: s("draft")})
+	draft := f.mustEvent(ctx, calendar.EventInput{Title: s("Draft"), StartDate: s("2026-04-02 20:00"), EndDate: s("2026-04-02 21:00"), Status: calendar.Some(calendar.StatusDraft)})
 	if _, err := f.cal.GetEvent(as(anonymous), calendar.ByID(draft.ID), calendar.ReadOptions{}); errors.Is(err, calendar.ErrNotFound) || err == nil {
 		t.Errorf("a draft read anonymously: %v, want forbidden", err)
 	}

@@ -5,7 +5,7 @@ import "context"
 func organizerCommon(in OrganizerInput) commonInput {
 	return commonInput{nameArg: "organizer", Name: in.Name, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website, invalid: in.Invalid}
+		Image: in.Image, Website: in.Website}
 }
 
 // applyOrganizerFields validates and writes the organizer-only fields.
@@ -23,7 +23,7 @@ func applyOrganizerFields(v *Validation, rec *PostRecord, in OrganizerInput) {
 func (s *Service) CreateOrganizer(ctx context.Context, in OrganizerInput, opt WriteOptions) (*Organizer, error) {
 	rec, err := s.createPlace(ctx, KindOrganizer, organizerCommon(in), func(rec *PostRecord, v *Validation) { applyOrganizerFields(v, rec, in) }, opt)
 	if err != nil {
-		return nil, err
+		return nil, dropValidated(err)
 	}
 	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }
@@ -41,7 +41,7 @@ func (s *Service) GetOrganizer(ctx context.Context, ref Ref, opt ReadOptions) (*
 func (s *Service) UpdateOrganizer(ctx context.Context, ref Ref, in OrganizerInput, opt WriteOptions) (*Organizer, error) {
 	rec, err := s.updatePlace(ctx, KindOrganizer, ref, organizerCommon(in), func(rec *PostRecord, v *Validation) { applyOrganizerFields(v, rec, in) }, opt)
 	if err != nil {
-		return nil, err
+		return nil, dropValidated(err)
 	}
 	return s.placeView(ctx, opt.Lang).organizer(rec), nil
 }

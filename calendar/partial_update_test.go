@@ -16,8 +16,8 @@ func TestPartialUpdates(t *testing.T) {
 	in.Description, in.Excerpt, in.Website = s("desc"), s("exc"), s("https://e.example")
 	in.Cost = calendar.Some([]string{"$5"})
 	in.Featured, in.Sticky = calendar.Some(true), calendar.Some(true)
-	in.Venue = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: o.ID}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: o.ID}})
 	in.Categories = calendar.Some([]calendar.TermRef{{ID: c.ID}})
 	ev := f.mustEvent(system, in)
 
@@ -32,7 +32,7 @@ func TestPartialUpdates(t *testing.T) {
 	}
 	up, err = f.cal.UpdateEvent(system, calendar.ByID(ev.ID), calendar.EventInput{
 		Description: s(""), Cost: calendar.Some([]string{}), Featured: calendar.Some(false),
-		Venue: calendar.Some([]calendar.VenueRef{}), Categories: calendar.Some([]calendar.TermRef{}),
+		Venues: calendar.Some([]calendar.VenueRef{}), Categories: calendar.Some([]calendar.TermRef{}),
 	}, calendar.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -46,9 +46,9 @@ func TestPartialUpdates(t *testing.T) {
 // Linking a venue the caller may not read is refused as if it did not exist.
 func TestLinkingUnreadableRecords(t *testing.T) {
 	f := newFixture(t)
-	draft := f.mustVenue(as(author2), calendar.VenueInput{Name: s("Secret venue"), Status: s("draft")})
+	draft := f.mustVenue(as(author2), calendar.VenueInput{Name: s("Secret venue"), Status: calendar.Some(calendar.StatusDraft)})
 	in := eventIn("Mine", "2026-04-01 10:00", "2026-04-01 11:00")
-	in.Venue = calendar.Some([]calendar.VenueRef{{ID: draft.ID}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{ID: draft.ID}})
 	_, err := f.cal.CreateEvent(as(contributor), in, calendar.WriteOptions{})
 	wantParams(t, err, "venue")
 	if _, err := f.cal.CreateEvent(as(author2), in, calendar.WriteOptions{}); err != nil {

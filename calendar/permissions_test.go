@@ -50,12 +50,12 @@ func seedRecord(f *fixture, owner calendar.Principal, st calendar.Status) *calen
 	in.Author = calendar.Some(owner.ID)
 	switch st {
 	case calendar.StatusTrash:
-		in.Status = s("draft")
+		in.Status = calendar.Some(calendar.StatusDraft)
 	case calendar.StatusFuture:
-		in.Status = s("publish")
+		in.Status = calendar.Some(calendar.StatusPublish)
 		in.Date = s("2026-05-01 00:00")
 	default:
-		in.Status = s(string(st))
+		in.Status = calendar.Some(st)
 	}
 	ev := f.mustEvent(system, in)
 	if st == calendar.StatusTrash {

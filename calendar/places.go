@@ -19,7 +19,6 @@ type placeQuery struct {
 	OnlyWithUpcoming bool
 	Status           []string
 	Lang             Lang
-	Invalid          map[string]string
 }
 
 type placeResult struct {
@@ -36,7 +35,6 @@ func (s *Service) listPlaces(ctx context.Context, kind Kind, q placeQuery) (*pla
 	if err != nil {
 		return nil, err
 	}
-	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	if s.listTooLong(&v, map[string]int{"status": len(splitList(q.Status))}) {
 		return nil, v.Err()
@@ -188,6 +186,9 @@ func (s *Service) createPlace(ctx context.Context, kind Kind, common commonInput
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if opt.ValidateOnly {
+		return nil, errValidated
+	}
 	// One atomic look-up-or-create in the store: an existing readable,
 	// non-trashed record of that name is returned (compatibility).
 	res, err := s.repo.Apply(ctx, &Write{Steps: []Step{s.ensureStep(c, rec, now)}})
@@ -231,6 +232,9 @@ func (s *Service) updatePlace(ctx context.Context, kind Kind, ref Ref, common co
 			return nil, err
 		}
 		apply(rec, &v)
-		return nil, v.Err()
+		if err := v.Err(); err != nil || !opt.ValidateOnly {
+			return nil, err
+		}
+		return nil, errValidated
 	})
 }

@@ -15,13 +15,12 @@ type commonInput struct {
 	Description Opt[string]
 	Excerpt     Opt[string]
 	Slug        Opt[string]
-	Status      Opt[string]
+	Status      Opt[Status]
 	Author      Opt[int64]
 	Date        Opt[string]
 	DateUTC     Opt[string]
 	Image       Opt[string]
 	Website     Opt[string]
-	invalid     map[string]string
 }
 
 // applyCommon validates the shared fields into v and writes the valid ones
@@ -29,7 +28,6 @@ type commonInput struct {
 // (status or author the caller may not set) is returned as an error.
 func (s *Service) applyCommon(ctx context.Context, c caller, v *Validation, rec *PostRecord, in commonInput,
 	lang Lang, loc *time.Location, now time.Time, creating bool) error {
-	v.AddAll(in.invalid)
 	if creating && !in.Name.Set && !v.Has(in.nameArg) {
 		v.Missing(in.nameArg)
 	}
@@ -79,7 +77,7 @@ func (s *Service) applyCommon(ctx context.Context, c caller, v *Validation, rec 
 	}
 	asked := ""
 	if in.Status.Set {
-		asked = in.Status.Value
+		asked = string(in.Status.Value)
 		if strings.TrimSpace(asked) == "" {
 			v.Add("status", "status must not be empty")
 		}

@@ -20,7 +20,7 @@ func TestNoPrincipalIsAnonymous(t *testing.T) {
 	if _, err := f.cal.CreateTerm(bare, calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Sneaky")}, calendar.WriteOptions{}); !errors.Is(err, calendar.ErrUnauthenticated) {
 		t.Fatalf("term create without principal: err = %v, want unauthenticated", err)
 	}
-	draft := f.mustEvent(as(author), calendar.EventInput{Title: calendar.Some("Draft"), Status: calendar.Some("draft"),
+	draft := f.mustEvent(as(author), calendar.EventInput{Title: calendar.Some("Draft"), Status: calendar.Some(calendar.StatusDraft),
 		StartDate: calendar.Some("2026-04-01 10:00"), EndDate: calendar.Some("2026-04-01 11:00")})
 	if _, err := f.cal.GetEvent(bare, calendar.ByID(draft.ID), calendar.ReadOptions{}); !errors.Is(err, calendar.ErrUnauthenticated) && !errors.Is(err, calendar.ErrForbidden) {
 		t.Fatalf("reading a draft without principal: err = %v, want refused", err)
@@ -46,9 +46,9 @@ func TestSystemPrincipalAuthor(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.opts...)
-			ev := f.mustEvent(system, calendar.EventInput{Title: calendar.Some("By the system"), Status: calendar.Some("private"),
+			ev := f.mustEvent(system, calendar.EventInput{Title: calendar.Some("By the system"), Status: calendar.Some(calendar.StatusPrivate),
 				StartDate: calendar.Some("2026-04-01 10:00"), EndDate: calendar.Some("2026-04-01 11:00"),
-				Venue: calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("System Hall")}}})})
+				Venues: calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("System Hall")}}})})
 			if ev.Author != tc.want {
 				t.Fatalf("author = %d, want %d", ev.Author, tc.want)
 			}

@@ -180,9 +180,9 @@ func TestRefusedWritesCreateNoNestedRecords(t *testing.T) {
 // venue is not linked (a copy is made), an editor's write links it.
 func TestReuseByNameOnlyLinksReadableRecords(t *testing.T) {
 	f := newFixture(t)
-	draft := f.mustVenue(as(author2), calendar.VenueInput{Name: s("Hidden Hall"), Status: s("draft")})
+	draft := f.mustVenue(as(author2), calendar.VenueInput{Name: s("Hidden Hall"), Status: calendar.Some(calendar.StatusDraft)})
 	in := eventIn("Mine", "2026-04-01 20:00", "2026-04-01 22:00")
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("hidden hall")}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("hidden hall")}}})
 	ev := f.mustEvent(as(author), in)
 	if ev.Venues[0].ID == draft.ID {
 		t.Fatalf("an author's event linked another author's draft venue by name")

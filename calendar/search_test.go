@@ -30,8 +30,8 @@ func TestFoldSearch(t *testing.T) {
 func TestSearchFoldsAccentsAndCrossesFields(t *testing.T) {
 	f := newFixture(t)
 	f.mustEvent(system, calendar.EventInput{Title: calendar.Some("Café concert"), Description: calendar.Some("Piano à l'Opéra"),
-		Status: calendar.Some("publish"), StartDate: calendar.Some("2026-04-01 20:00"), EndDate: calendar.Some("2026-04-01 22:00")})
-	f.mustEvent(system, calendar.EventInput{Title: calendar.Some("Other"), Status: calendar.Some("publish"),
+		Status: calendar.Some(calendar.StatusPublish), StartDate: calendar.Some("2026-04-01 20:00"), EndDate: calendar.Some("2026-04-01 22:00")})
+	f.mustEvent(system, calendar.EventInput{Title: calendar.Some("Other"), Status: calendar.Some(calendar.StatusPublish),
 		StartDate: calendar.Some("2026-04-01 20:00"), EndDate: calendar.Some("2026-04-01 22:00")})
 	for _, q := range []string{"cafe", "CAFÉ", "cafe opera", "Cafe\u0301 piano"} {
 		page, err := f.cal.ListEvents(system, calendar.EventQuery{StartDate: "2026-01-01", Search: q})
@@ -39,8 +39,8 @@ func TestSearchFoldsAccentsAndCrossesFields(t *testing.T) {
 			t.Errorf("event search %q: total %v err %v, want 1", q, page, err)
 		}
 	}
-	f.mustOrganizer(system, calendar.OrganizerInput{Name: calendar.Some("Trio Três"), Email: calendar.Some("three@three.com"), Status: calendar.Some("publish")})
-	f.mustOrganizer(system, calendar.OrganizerInput{Name: calendar.Some("Trio Quatre"), Email: calendar.Some("four@four.com"), Status: calendar.Some("publish")})
+	f.mustOrganizer(system, calendar.OrganizerInput{Name: calendar.Some("Trio Três"), Email: calendar.Some("three@three.com"), Status: calendar.Some(calendar.StatusPublish)})
+	f.mustOrganizer(system, calendar.OrganizerInput{Name: calendar.Some("Trio Quatre"), Email: calendar.Some("four@four.com"), Status: calendar.Some(calendar.StatusPublish)})
 	for q, want := range map[string]int{"three@three.com tres": 1, "trio": 2, "trio four@": 1, "three@three.com quatre": 0} {
 		page, err := f.cal.ListOrganizers(system, calendar.OrganizerQuery{Search: q})
 		if err != nil || page.Total != want {
@@ -57,7 +57,7 @@ func TestCategoryFilterMatchesDescendants(t *testing.T) {
 	bebop := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Bebop"), Parent: calendar.Some(jazz.ID)})
 	film := f.mustTerm(calendar.TaxonomyCategory, calendar.TermInput{Name: calendar.Some("Film")})
 	in := func(title string, cat int64) {
-		f.mustEvent(system, calendar.EventInput{Title: calendar.Some(title), Status: calendar.Some("publish"),
+		f.mustEvent(system, calendar.EventInput{Title: calendar.Some(title), Status: calendar.Some(calendar.StatusPublish),
 			StartDate: calendar.Some("2026-04-01 20:00"), EndDate: calendar.Some("2026-04-01 22:00"),
 			Categories: calendar.Some([]calendar.TermRef{{ID: cat}})})
 	}

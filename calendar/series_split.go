@@ -55,6 +55,9 @@ func (s *Service) splitSeries(ctx context.Context, ref Ref, in EventInput, opt W
 		if err := v.Err(); err != nil {
 			return nil, err
 		}
+		if opt.ValidateOnly {
+			return nil, nil
+		}
 		res, err := s.repo.Apply(ctx, w)
 		if err != nil {
 			if errors.Is(err, ErrConflict) && opt.IfVersion != 0 {

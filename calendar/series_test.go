@@ -13,7 +13,7 @@ import (
 func seriesIn(title, start, end string, lines ...string) calendar.EventInput {
 	in := eventIn(title, start, end)
 	in.TimeZone = s("Europe/Berlin")
-	in.Status = s("publish")
+	in.Status = calendar.Some(calendar.StatusPublish)
 	in.Recurrence = calendar.Some(lines)
 	return in
 }
@@ -224,7 +224,7 @@ func TestSeriesDelete(t *testing.T) {
 func TestSeriesDraftHidden(t *testing.T) {
 	f := newFixture(t)
 	in := seriesIn("Secret", "2026-03-10 19:00", "2026-03-10 20:00", "RRULE:FREQ=DAILY;COUNT=3")
-	in.Status = s("draft")
+	in.Status = calendar.Some(calendar.StatusDraft)
 	ser := f.mustEvent(as(author), in)
 	occ := f.children(ser.ID)
 	if _, err := f.cal.GetEvent(context.Background(), calendar.ByID(occ[0].ID), calendar.ReadOptions{}); err == nil {

@@ -63,7 +63,7 @@ func TestSeriesUpdate(t *testing.T) {
 
 	// Trash the series by status, then restore it: every occurrence follows.
 	for _, st := range []string{"trash", "publish"} {
-		if _, err := f.cal.UpdateEvent(as(author), calendar.ByID(ser.ID), calendar.EventInput{Status: s(st)}, calendar.WriteOptions{}); err != nil {
+		if _, err := f.cal.UpdateEvent(as(author), calendar.ByID(ser.ID), calendar.EventInput{Status: calendar.Some(calendar.Status(st))}, calendar.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, o := range f.children(ser.ID) {
@@ -86,7 +86,7 @@ func TestSeriesDeleteThenRestore(t *testing.T) {
 	if _, err := f.cal.DeleteEvent(as(author), calendar.ByID(ser.ID), calendar.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.cal.UpdateEvent(as(author), calendar.ByID(ser.ID), calendar.EventInput{Status: s("publish")}, calendar.WriteOptions{}); err != nil {
+	if _, err := f.cal.UpdateEvent(as(author), calendar.ByID(ser.ID), calendar.EventInput{Status: calendar.Some(calendar.StatusPublish)}, calendar.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range f.children(ser.ID) {

@@ -43,7 +43,7 @@ func FuzzCreateEvent(f *testing.F) {
 	cal := newFuzzCalendar(f)
 	f.Fuzz(func(t *testing.T, title, start, end, tz, website, cost, cats, status string) {
 		in := calendar.EventInput{Title: s(title), StartDate: s(start), EndDate: s(end), TimeZone: s(tz),
-			Website: s(website), Cost: calendar.Some([]string{cost}), Status: s(status)}
+			Website: s(website), Cost: calendar.Some([]string{cost}), Status: calendar.Some(calendar.Status(status))}
 		var refs []calendar.TermRef
 		for _, c := range strings.Split(cats, ",") {
 			refs = append(refs, calendar.TermRef{Name: c})
@@ -77,10 +77,10 @@ func newFuzzCalendar(f *testing.F) *calendar.Service {
 	}
 	for i, st := range []string{"publish", "draft", "private", "publish"} {
 		in := eventIn("Event "+st, "2026-03-0"+string(rune('6'+i))+" 20:00", "2026-03-10 23:00")
-		in.Status = s(st)
+		in.Status = calendar.Some(calendar.Status(st))
 		in.Author = calendar.Some(contributor.ID)
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: jazz.ID}})
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: v.ID}})
 		if _, err := cal.CreateEvent(system, in, calendar.WriteOptions{}); err != nil {
 			f.Fatal(err)
 		}

@@ -60,13 +60,13 @@ func TestTermCountCacheStaysExact(t *testing.T) {
 		case op <= 1 || len(events) == 0:
 			in := eventIn(fmt.Sprint("e", step), "2026-04-01 10:00", "2026-04-01 11:00")
 			in.Categories = calendar.Some(refs(r))
-			in.Status = s(statuses[r.Intn(len(statuses))])
+			in.Status = calendar.Some(calendar.Status(statuses[r.Intn(len(statuses))]))
 			if r.Intn(2) == 0 {
 				in.Tags = calendar.Some([]calendar.TermRef{{ID: tag}})
 			}
 			events = append(events, f.mustEvent(system, in).ID)
 		case op == 2:
-			in := calendar.EventInput{Categories: calendar.Some(refs(r)), Status: s(statuses[r.Intn(len(statuses))])}
+			in := calendar.EventInput{Categories: calendar.Some(refs(r)), Status: calendar.Some(calendar.Status(statuses[r.Intn(len(statuses))]))}
 			if _, err := f.cal.UpdateEvent(system, calendar.ByID(events[r.Intn(len(events))]), in, calendar.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}

@@ -84,7 +84,6 @@ func (s *Service) GetTermBySlug(ctx context.Context, tax Taxonomy, slug string, 
 // holder of a wanted slug): its cost does not grow with the taxonomy. Names
 // unique per level are the store's to enforce, inside the write (termExists).
 func (s *Service) applyTerm(ctx context.Context, v *Validation, t *TermRecord, in TermInput, lang Lang, creating bool) error {
-	v.AddAll(in.Invalid)
 	if creating && !in.Name.Set && !v.Has("name") {
 		v.Missing("name")
 	}
@@ -245,6 +244,9 @@ func (s *Service) CreateTerm(ctx context.Context, tax Taxonomy, in TermInput, op
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if opt.ValidateOnly {
+		return nil, nil
+	}
 	stored, err := s.repo.CreateTerm(ctx, t)
 	if err != nil {
 		return nil, s.storageErr(ctx, "create term", termExists(err))
@@ -264,6 +266,9 @@ func (s *Service) UpdateTerm(ctx context.Context, tax Taxonomy, id int64, in Ter
 			}
 			if err := v.Err(); err != nil {
 				return nil, err
+			}
+			if opt.ValidateOnly {
+				return nil, errValidated
 			}
 			stored, err := s.repo.UpdateTerm(ctx, next)
 			return stored, termExists(err)
@@ -317,6 +322,9 @@ func (s *Service) writeTerm(ctx context.Context, tax Taxonomy, id int64, l Lang,
 			}
 		}
 		shown, err := write(c, lang, cur)
+		if errors.Is(err, errValidated) {
+			return nil, nil
+		}
 		var ce *Error
 		if errors.As(err, &ce) && ce.Reason != "" {
 			return nil, err
@@ -350,7 +358,6 @@ func (s *Service) ListTerms(ctx context.Context, tax Taxonomy, q TermQuery) (*Te
 		return nil, err
 	}
 	var v Validation
-	v.AddAll(q.Invalid)
 	page, perPage, offset := s.paging(&v, q.Page, q.PerPage)
 	order := strings.ToLower(strings.TrimSpace(q.Order))
 	if order != "" && order != "asc" && order != "desc" {

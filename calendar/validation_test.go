@@ -55,11 +55,11 @@ func TestEventValidationNamesEveryArgument(t *testing.T) {
 			in.Website = s("javascript:alert(1)")
 			in.Image = s("ftp://example.com/a.png")
 			in.Cost = calendar.Some([]string{strings.Repeat("9", 101)})
-			in.Status = s("sideways")
+			in.Status = calendar.Some[calendar.Status]("sideways")
 			in.Slug = s("!!!")
 			in.Date = s("not a date")
-			in.Venue = calendar.Some([]calendar.VenueRef{{ID: ev.ID}})
-			in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: 99999}})
+			in.Venues = calendar.Some([]calendar.VenueRef{{ID: ev.ID}})
+			in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: 99999}})
 			in.Categories = calendar.Some([]calendar.TermRef{{ID: 12345}})
 			in.PostParent = calendar.Some(v.ID)
 			in.Description = s(strings.Repeat("d", 1<<20+1))
@@ -67,7 +67,7 @@ func TestEventValidationNamesEveryArgument(t *testing.T) {
 		}(), []string{"timezone", "website", "image", "cost", "status", "slug", "date", "venue", "organizer", "categories", "post_parent", "description"}},
 		{"nested venue without a name", func() calendar.EventInput {
 			in := eventIn("x", "2026-04-01 10:00", "2026-04-01 11:00")
-			in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{City: s("Paris")}}})
+			in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{City: s("Paris")}}})
 			return in
 		}(), []string{"venue"}},
 		{"invalid UTF-8", eventIn("bad \xff byte", "2026-04-01", "2026-04-01"), []string{"title"}},
@@ -155,8 +155,8 @@ func TestNamesOnWrite(t *testing.T) {
 	in := eventIn("Gig", "2026-04-01 20:00", "2026-04-01 23:00")
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: "jazz"}, {Name: "Late Shows"}, {Name: "late shows"}})
 	in.Tags = calendar.Some([]calendar.TermRef{{Name: "Free Entry"}})
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("blue note"), City: s("NYC")}}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}, {New: &calendar.OrganizerInput{Name: s("Second")}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("blue note"), City: s("NYC")}}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s("New Org")}}, {New: &calendar.OrganizerInput{Name: s("Second")}}})
 	// Authors may create categories but not tags: the whole write is refused
 	// and nothing it named by value is created.
 	_, err := f.cal.CreateEvent(as(author), in, calendar.WriteOptions{})
@@ -259,26 +259,93 @@ func TestSlugs(t *testing.T) {
 	}
 }
 
-// Arguments an adapter could not decode are reported with the others.
-func TestUndecodableArgumentsJoinTheOthers(t *testing.T) {
+// ValidateOnly checks rights and arguments as the write would and writes
+// nothing: an accepted write returns (nil, nil) and leaves the store as it
+// was; a refused one returns the error the write would have.
+func TestValidateOnly(t *testing.T) {
 	f := newFixture(t)
-	_, err := f.cal.ListEvents(system, calendar.EventQuery{StartDate: "garbage", Invalid: map[string]string{"per_page": "per_page is not of type integer."}})
-	wantParams(t, err, "per_page", "start_date")
-	_, err = f.cal.ListVenues(system, calendar.VenueQuery{Page: -1, Invalid: map[string]string{"has_events": "not a boolean"}})
-	wantParams(t, err, "page", "has_events")
-	_, err = f.cal.ListTerms(system, calendar.TaxonomyTag, calendar.TermQuery{Order: "up", Invalid: map[string]string{"hide_empty": "not a boolean"}})
-	wantParams(t, err, "order", "hide_empty")
-	in := eventIn("x", "2026-04-01", "never")
-	in.Invalid = map[string]string{"featured": "featured is not of type boolean."}
-	_, err = f.cal.CreateEvent(system, in, calendar.WriteOptions{})
-	wantParams(t, err, "featured", "end_date")
-	_, err = f.cal.CreateVenue(system, calendar.VenueInput{Invalid: map[string]string{"venue": "venue is not of type string."}}, calendar.WriteOptions{})
-	wantParams(t, err, "venue")
-	_, err = f.cal.CreateTerm(system, calendar.TaxonomyTag, calendar.TermInput{Invalid: map[string]string{"parent": "not an integer"}}, calendar.WriteOptions{})
-	wantParams(t, err, "parent", "name")
-	// Refused before validation all the same: permissions come first.
-	_, err = f.cal.CreateEvent(as(anonymous), in, calendar.WriteOptions{})
+	check := calendar.WriteOptions{ValidateOnly: true}
+	count := func() int {
+		t.Helper()
+		p, err := f.cal.ListEvents(system, calendar.EventQuery{StartDate: "2000-01-01"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := f.cal.ListVenues(system, calendar.VenueQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hide := false
+		tg, err := f.cal.ListTerms(system, calendar.TaxonomyTag, calendar.TermQuery{HideEmpty: &hide})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Total*10000 + v.Total*100 + tg.Total
+	}
+	ev := f.mustEvent(system, eventIn("Kept", "2026-04-01 20:00", "2026-04-01 23:00"))
+	before := count()
+
+	in := eventIn("Checked", "2026-04-02 20:00", "2026-04-02 23:00")
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s("New Hall")}}})
+	in.Tags = calendar.Some([]calendar.TermRef{{Name: "brand-new-tag"}})
+	if got, err := f.cal.CreateEvent(as(admin), in, check); got != nil || err != nil {
+		t.Errorf("valid create: %v %v", got, err)
+	}
+	bad := eventIn("x", "2026-04-01", "never")
+	_, err := f.cal.CreateEvent(as(admin), bad, check)
+	wantParams(t, err, "end_date")
+	_, err = f.cal.CreateEvent(as(anonymous), in, check)
 	wantErr(t, err, calendar.CodeUnauthenticated, "rest_forbidden")
+
+	if got, err := f.cal.UpdateEvent(as(admin), calendar.ByID(ev.ID), calendar.EventInput{Title: s("Changed")}, check); got != nil || err != nil {
+		t.Errorf("valid update: %v %v", got, err)
+	}
+	_, err = f.cal.UpdateEvent(as(admin), calendar.ByID(ev.ID), calendar.EventInput{StartDate: s("never")}, check)
+	wantParams(t, err, "start_date")
+	_, err = f.cal.UpdateEvent(as(admin), calendar.ByID(999999), calendar.EventInput{Title: s("x")}, check)
+	if !errors.Is(err, calendar.ErrNotFound) {
+		t.Errorf("update of a missing event: %v", err)
+	}
+	if got, err := f.cal.GetEvent(system, calendar.ByID(ev.ID), calendar.ReadOptions{}); err != nil || got.Title != "Kept" || got.Version != ev.Version {
+		t.Errorf("after validate-only update: %+v %v", got, err)
+	}
+
+	if got, err := f.cal.CreateVenue(as(admin), calendar.VenueInput{Name: s("Checked Hall")}, check); got != nil || err != nil {
+		t.Errorf("venue create: %v %v", got, err)
+	}
+	_, err = f.cal.CreateVenue(as(admin), calendar.VenueInput{}, check)
+	wantErr(t, err, calendar.CodeInvalid, "rest_missing_callback_param")
+	if got, err := f.cal.CreateOrganizer(as(admin), calendar.OrganizerInput{Name: s("Checked Org")}, check); got != nil || err != nil {
+		t.Errorf("organizer create: %v %v", got, err)
+	}
+	vn := f.mustVenue(system, calendar.VenueInput{Name: s("Old Hall")})
+	before = count()
+	if got, err := f.cal.UpdateVenue(as(admin), calendar.ByID(vn.ID), calendar.VenueInput{Name: s("Renamed Hall")}, check); got != nil || err != nil {
+		t.Errorf("venue update: %v %v", got, err)
+	}
+	if got, _ := f.cal.GetVenue(system, calendar.ByID(vn.ID), calendar.ReadOptions{}); got.Name != "Old Hall" {
+		t.Errorf("venue renamed by a validate-only update: %q", got.Name)
+	}
+
+	if got, err := f.cal.CreateTerm(as(admin), calendar.TaxonomyTag, calendar.TermInput{Name: s("checked-tag")}, check); got != nil || err != nil {
+		t.Errorf("term create: %v %v", got, err)
+	}
+	tag, err := f.cal.CreateTerm(system, calendar.TaxonomyTag, calendar.TermInput{Name: s("kept-tag")}, calendar.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = count()
+	if got, err := f.cal.UpdateTerm(as(admin), calendar.TaxonomyTag, tag.ID, calendar.TermInput{Name: s("renamed-tag")}, check); got != nil || err != nil {
+		t.Errorf("term update: %v %v", got, err)
+	}
+	_, err = f.cal.UpdateTerm(as(admin), calendar.TaxonomyTag, tag.ID, calendar.TermInput{Name: s("")}, check)
+	wantParams(t, err, "name")
+	if got, _ := f.cal.GetTerm(system, calendar.TaxonomyTag, tag.ID, calendar.ReadOptions{}); got.Name != "kept-tag" {
+		t.Errorf("term renamed by a validate-only update: %q", got.Name)
+	}
+	if after := count(); after != before {
+		t.Errorf("validate-only writes stored something: %d records before, %d after", before, after)
+	}
 }
 
 // A date message says what was expected and does not repeat the argument

@@ -5,7 +5,7 @@ import "context"
 func venueCommon(in VenueInput) commonInput {
 	return commonInput{nameArg: "venue", Name: in.Name, Description: in.Description, Excerpt: in.Excerpt,
 		Slug: in.Slug, Status: in.Status, Author: in.Author, Date: in.Date, DateUTC: in.DateUTC,
-		Image: in.Image, Website: in.Website, invalid: in.Invalid}
+		Image: in.Image, Website: in.Website}
 }
 
 // applyVenueFields validates and writes the venue-only fields.
@@ -49,7 +49,7 @@ func applyVenueFields(v *Validation, rec *PostRecord, in VenueInput) {
 func (s *Service) CreateVenue(ctx context.Context, in VenueInput, opt WriteOptions) (*Venue, error) {
 	rec, err := s.createPlace(ctx, KindVenue, venueCommon(in), func(rec *PostRecord, v *Validation) { applyVenueFields(v, rec, in) }, opt)
 	if err != nil {
-		return nil, err
+		return nil, dropValidated(err)
 	}
 	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }
@@ -67,7 +67,7 @@ func (s *Service) GetVenue(ctx context.Context, ref Ref, opt ReadOptions) (*Venu
 func (s *Service) UpdateVenue(ctx context.Context, ref Ref, in VenueInput, opt WriteOptions) (*Venue, error) {
 	rec, err := s.updatePlace(ctx, KindVenue, ref, venueCommon(in), func(rec *PostRecord, v *Validation) { applyVenueFields(v, rec, in) }, opt)
 	if err != nil {
-		return nil, err
+		return nil, dropValidated(err)
 	}
 	return s.placeView(ctx, opt.Lang).venue(rec), nil
 }

@@ -20,8 +20,8 @@ func benchNestedCreate(b *testing.B, repo calendar.Repository) {
 	b.ResetTimer()
 	for i := range b.N {
 		in := eventIn(fmt.Sprintf("Bench %d", i), "2030-04-01 20:00", "2030-04-01 22:00")
-		in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s(fmt.Sprintf("Bench Hall %d", i))}}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s(fmt.Sprintf("Bench Org %d", i))}}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: s(fmt.Sprintf("Bench Hall %d", i))}}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: s(fmt.Sprintf("Bench Org %d", i))}}})
 		in.Categories = calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("Bench Cat %d", i)}})
 		in.Tags = calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("bench-a-%d", i)}, {Name: fmt.Sprintf("bench-b-%d", i)}})
 		if _, err := cal.CreateEvent(ctx, in, calendar.WriteOptions{}); err != nil {

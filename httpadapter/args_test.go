@@ -22,9 +22,9 @@ func decodeEventQuery(t *testing.T, raw string) (calendar.EventQuery, error) {
 	if err != nil {
 		return calendar.EventQuery{}, err
 	}
-	var q calendar.EventQuery
-	err = newQueryDecoder(newSchemaDecoder(), calendar.EventQuery{}).decode(&q, args)
-	return q, err
+	var v calendar.Validation
+	q := readEventQuery(args, &v)
+	return q, v.Err()
 }
 
 func TestArraysInEveryForm(t *testing.T) {
@@ -50,8 +50,9 @@ func TestArraysInEveryForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var q calendar.EventQuery
-	if err := newQueryDecoder(newSchemaDecoder(), calendar.EventQuery{}).decode(&q, args); err != nil {
+	var v calendar.Validation
+	q := readEventQuery(args, &v)
+	if err := v.Err(); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, q); diff != "" {
@@ -108,9 +109,9 @@ func TestBooleansAndIntegers(t *testing.T) {
 }
 
 func TestVenueListLooseBooleans(t *testing.T) {
-	d := newQueryDecoder(newSchemaDecoder(), calendar.VenueQuery{})
-	var q calendar.VenueQuery
-	if err := d.decode(&q, map[string]any{"has_events": "no", "only_with_upcoming": "YES", "status": "publish,draft"}); err != nil {
+	var v calendar.Validation
+	q := readVenueQuery(map[string]any{"has_events": "no", "only_with_upcoming": "YES", "status": "publish,draft"}, &v)
+	if err := v.Err(); err != nil {
 		t.Fatal(err)
 	}
 	want := calendar.VenueQuery{HasEvents: ptr(false), OnlyWithUpcoming: true, Status: []string{"publish", "draft"}}

@@ -49,8 +49,8 @@ func benchSetup(b *testing.B) {
 				Title: calendar.Some(fmt.Sprintf("Bench event %d", i)), Description: calendar.Some("A benchmark event with a description."),
 				StartDate: calendar.Some(s.Format(time.RFC3339)), EndDate: calendar.Some(s.Add(time.Hour).Format(time.RFC3339)),
 				Cost:       calendar.Some([]string{"$10", "$20"}),
-				Venue:      calendar.Some([]calendar.VenueRef{{ID: v.ID}}),
-				Organizer:  calendar.Some([]calendar.OrganizerRef{{ID: o.ID}}),
+				Venues:     calendar.Some([]calendar.VenueRef{{ID: v.ID}}),
+				Organizers: calendar.Some([]calendar.OrganizerRef{{ID: o.ID}}),
 				Categories: calendar.Some([]calendar.TermRef{{Name: "Music"}}),
 			}, calendar.WriteOptions{})
 			if err != nil {

@@ -5,9 +5,10 @@ import "github.com/eventcal/eventcal/calendar"
 // postInput points at the write fields events, venues and organizers have
 // in common, so one reader fills them for all three input types.
 type postInput struct {
-	name, description, excerpt, slug, status *calendar.Opt[string]
-	author                                   *calendar.Opt[int64]
-	date, dateUTC, image                     *calendar.Opt[string]
+	name, description, excerpt, slug *calendar.Opt[string]
+	status                           *calendar.Opt[calendar.Status]
+	author                           *calendar.Opt[int64]
+	date, dateUTC, image             *calendar.Opt[string]
 }
 
 // post reads the shared write fields; nameKey is the argument holding the
@@ -20,7 +21,10 @@ func (r *inputReader) post(nameKey string, bySlug bool, f postInput) {
 	if !bySlug {
 		r.str("slug", f.slug)
 	}
-	r.str("status", f.status)
+	var st calendar.Opt[string]
+	if r.str("status", &st); st.Set {
+		*f.status = calendar.Some(calendar.Status(st.Value))
+	}
 	r.int("author", f.author)
 	r.str("date", f.date)
 	r.str("date_utc", f.dateUTC)

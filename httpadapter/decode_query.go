@@ -2,122 +2,238 @@ package httpadapter
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/eventcal/eventcal/calendar"
-	"github.com/gorilla/schema"
 )
 
-// List arguments are decoded into the calendar query structs with
-// gorilla/schema, so the structs stay the single source of truth for which
-// arguments exist. Before schema sees them, argument values are flattened to
-// strings: JSON arrays and comma lists become repeated values for slice
-// fields, and the three loose booleans get their yes/no/on/off spellings
-// normalised.
-
-// looseBools are the arguments that also accept yes/no/on/off (wire §2).
-var looseBools = map[string]bool{"strict_dates": true, "has_events": true, "only_with_upcoming": true}
+// List arguments are read straight from the request's argument map (query
+// string, form or JSON body, already merged) by one typed reader per
+// argument, the same way write fields are (decode_input.go): no flattening
+// to strings and no second decoder. A scalar argument takes its last value
+// when repeated; a list argument takes JSON arrays, repeated and key[] keys
+// and comma lists alike.
 
 // errIntRange is the message for digits beyond int64.
 const errIntRange = "must be an integer of at most 19 digits (within 64 bits)."
 
-// nonEmptyText are the text arguments for which an empty value is bad input
-// rather than "not given": enumerations and exact names (wire §2).
-var nonEmptyText = map[string]bool{"order": true, "orderby": true, "slug": true}
-
-type queryField struct {
-	name    string
-	slice   bool
-	typ     reflect.Type // element type for slices, pointee for pointers
-	isText  bool         // string kind: kept as sent
-	typName string       // wire type name for messages
+// queryReader reads list arguments, recording each bad one in v, so one
+// error names them all.
+type queryReader struct {
+	args map[string]any
+	v    *calendar.Validation
 }
 
-// queryFields lists the schema-tagged fields of a query struct.
-func queryFields(t reflect.Type) []queryField {
-	var out []queryField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("schema")
-		if name == "" || name == "-" {
+// Wire type names, for "x is not of type …" messages.
+const (
+	typString  = "string"
+	typInteger = "integer"
+	typBoolean = "boolean"
+	typNumber  = "number"
+)
+
+// scalarText renders a JSON scalar as text; objects and arrays are not scalars.
+func scalarText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// texts returns the text values of argument name, typed typ for messages;
+// ok is false when it is absent or bad (then recorded). A list argument
+// gives every non-blank comma-separated item; a scalar gives its last value.
+// Values of types other than string and integer are trimmed (integers take
+// no spaces, wire §2). An empty value is bad input for typed arguments and
+// for nonEmpty texts (enumerations and exact names), and "not given"
+// otherwise.
+func (r *queryReader) texts(name, typ string, list, nonEmpty bool) ([]string, bool) {
+	raw, ok := r.args[name]
+	if !ok || raw == nil {
+		return nil, false
+	}
+	var items []any
+	switch x := raw.(type) {
+	case []any:
+		items = x
+	case map[string]any:
+		r.v.Add(name, name+" is not of type "+typ+".")
+		return nil, false
+	default:
+		items = []any{x}
+	}
+	var vals []string
+	empty := false
+	for _, it := range items {
+		s, ok := scalarText(it)
+		if !ok {
+			r.v.Add(name, name+" is not of type "+typ+".")
+			return nil, false
+		}
+		if list {
+			for _, p := range strings.Split(s, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					vals = append(vals, p)
+				}
+			}
 			continue
 		}
-		qf := queryField{name: name, typ: f.Type}
-		if qf.typ.Kind() == reflect.Slice {
-			qf.slice = true
-			qf.typ = qf.typ.Elem()
+		if typ != typString && typ != typInteger {
+			s = strings.TrimSpace(s)
 		}
-		if qf.typ.Kind() == reflect.Ptr {
-			qf.typ = qf.typ.Elem()
+		if s == "" && (typ != typString || nonEmpty) {
+			empty = true
+			continue
 		}
-		qf.isText = qf.typ.Kind() == reflect.String
-		qf.typName = wireType(qf.typ.Kind())
-		out = append(out, qf)
+		vals = append(vals, s)
 	}
-	return out
-}
-
-func wireType(k reflect.Kind) string {
-	switch k {
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return "integer"
-	case reflect.Float64, reflect.Float32:
-		return "number"
+	if len(vals) == 0 {
+		if empty {
+			r.v.Add(name, name+" must not be empty.")
+		}
+		return nil, false
 	}
-	return "string"
-}
-
-// queryDecoder decodes argument maps into one query struct type.
-type queryDecoder struct {
-	dec    *schema.Decoder
-	fields []queryField
-	byName map[string]*queryField
-}
-
-func newSchemaDecoder() *schema.Decoder {
-	d := schema.NewDecoder()
-	d.IgnoreUnknownKeys(true)
-	d.RegisterConverter(false, func(s string) reflect.Value {
-		if b, ok := parseBool(s, false); ok {
-			return reflect.ValueOf(b)
-		}
-		return reflect.Value{}
-	})
-	d.RegisterConverter(int(0), func(s string) reflect.Value {
-		n, ok := parseDigits(s)
-		if !ok || n > math.MaxInt {
-			return reflect.Value{}
-		}
-		return reflect.ValueOf(int(n)) // the calendar clamps page and per_page
-	})
-	d.RegisterConverter(int64(0), func(s string) reflect.Value {
-		if n, ok := parseDigits(s); ok {
-			return reflect.ValueOf(n)
-		}
-		return reflect.Value{}
-	})
-	d.RegisterConverter(float64(0), func(s string) reflect.Value {
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return reflect.Value{}
-		}
-		return reflect.ValueOf(f)
-	})
-	return d
-}
-
-func newQueryDecoder(d *schema.Decoder, sample any) *queryDecoder {
-	q := &queryDecoder{dec: d, fields: queryFields(reflect.TypeOf(sample)), byName: map[string]*queryField{}}
-	for i := range q.fields {
-		q.byName[q.fields[i].name] = &q.fields[i]
+	if !list {
+		vals = vals[len(vals)-1:]
 	}
-	return q
+	return vals, true
+}
+
+// text reads a string argument into dst.
+func text[T ~string](r *queryReader, name string, dst *T) {
+	if vals, ok := r.texts(name, typString, false, false); ok {
+		*dst = T(vals[0])
+	}
+}
+
+// exactText reads a string argument for which empty is bad input.
+func (r *queryReader) exactText(name string, dst *string) {
+	if vals, ok := r.texts(name, typString, false, true); ok {
+		*dst = vals[0]
+	}
+}
+
+// strs reads a list of texts (ids or slugs, statuses).
+func (r *queryReader) strs(name string, dst *[]string) {
+	if vals, ok := r.texts(name, typString, true, false); ok {
+		*dst = vals
+	}
+}
+
+// integer parses one integer value of argument name, recording a bad one.
+func (r *queryReader) integer(name, s string) (int64, bool) {
+	if n, ok := parseDigits(s); ok {
+		return n, true
+	}
+	if isDigits(s) {
+		r.v.Add(name, name+" "+errIntRange)
+	} else {
+		r.v.Add(name, name+" is not of type integer.")
+	}
+	return 0, false
+}
+
+// int64 reads an integer argument into dst.
+func (r *queryReader) int64(name string, dst *int64) {
+	if vals, ok := r.texts(name, typInteger, false, false); ok {
+		if n, ok := r.integer(name, vals[0]); ok {
+			*dst = n
+		}
+	}
+}
+
+// int64p reads an optional integer argument (nil when absent).
+func (r *queryReader) int64p(name string, dst **int64) {
+	if vals, ok := r.texts(name, typInteger, false, false); ok {
+		if n, ok := r.integer(name, vals[0]); ok {
+			*dst = &n
+		}
+	}
+}
+
+// int64s reads a list of integers (ids).
+func (r *queryReader) int64s(name string, dst *[]int64) {
+	vals, ok := r.texts(name, typInteger, true, false)
+	if !ok {
+		return
+	}
+	out := make([]int64, 0, len(vals))
+	for _, s := range vals {
+		n, ok := r.integer(name, s)
+		if !ok {
+			return
+		}
+		out = append(out, n)
+	}
+	*dst = out
+}
+
+// paging reads page or per_page: a positive integer. A value beyond the
+// maximum page size is the calendar's to clamp.
+func (r *queryReader) paging(name string, dst *int) {
+	vals, ok := r.texts(name, typInteger, false, false)
+	if !ok {
+		return
+	}
+	n, ok := r.integer(name, vals[0])
+	switch {
+	case !ok:
+	case n > math.MaxInt:
+		r.v.Add(name, name+" "+errIntRange)
+	case n < 1:
+		r.v.Add(name, name+" must be a positive integer.")
+	default:
+		*dst = int(n)
+	}
+}
+
+// boolean parses a boolean argument: true/false/1/0 (any case) and, when
+// loose, yes/no/on/off (wire §2).
+func (r *queryReader) boolean(name string, loose bool) (bool, bool) {
+	vals, ok := r.texts(name, typBoolean, false, false)
+	if !ok {
+		return false, false
+	}
+	b, ok := parseBool(vals[0], loose)
+	if !ok {
+		r.v.Add(name, name+" is not of type boolean.")
+	}
+	return b, ok
+}
+
+// flag reads a boolean argument into dst.
+func (r *queryReader) flag(name string, loose bool, dst *bool) {
+	if b, ok := r.boolean(name, loose); ok {
+		*dst = b
+	}
+}
+
+// flagp reads an optional boolean argument (nil when absent).
+func (r *queryReader) flagp(name string, loose bool, dst **bool) {
+	if b, ok := r.boolean(name, loose); ok {
+		*dst = &b
+	}
+}
+
+// number reads an optional finite number.
+func (r *queryReader) number(name string, dst **float64) {
+	vals, ok := r.texts(name, typNumber, false, false)
+	if !ok {
+		return
+	}
+	f, err := strconv.ParseFloat(vals[0], 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		r.v.Add(name, name+" is not of type number.")
+		return
+	}
+	*dst = &f
 }
 
 // parseBool accepts true/false/1/0 (any case) and, when loose, yes/no/on/off.
@@ -144,128 +260,75 @@ func parseDigits(s string) (int64, bool) {
 	return n, err == nil
 }
 
-// scalarText renders a JSON scalar as the string schema expects.
-func scalarText(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case json.Number:
-		return x.String(), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
+// readEventQuery reads the arguments of an event list (and feed).
+func readEventQuery(args map[string]any, v *calendar.Validation) calendar.EventQuery {
+	var q calendar.EventQuery
+	r := &queryReader{args: args, v: v}
+	r.paging("page", &q.Page)
+	r.paging("per_page", &q.PerPage)
+	text(r, "start_date", &q.StartDate)
+	text(r, "end_date", &q.EndDate)
+	text(r, "starts_before", &q.StartsBefore)
+	text(r, "starts_after", &q.StartsAfter)
+	text(r, "ends_before", &q.EndsBefore)
+	text(r, "ends_after", &q.EndsAfter)
+	r.flag("strict_dates", true, &q.StrictDates)
+	text(r, "search", &q.Search)
+	r.strs("categories", &q.Categories)
+	r.strs("tags", &q.Tags)
+	r.int64s("venue", &q.Venue)
+	r.int64s("organizer", &q.Organizer)
+	r.flagp("featured", false, &q.Featured)
+	r.strs("status", &q.Status)
+	r.flagp("geoloc", false, &q.Geoloc)
+	r.number("geoloc_lat", &q.GeolocLat)
+	r.number("geoloc_lng", &q.GeolocLng)
+	r.number("geoloc_radius", &q.GeolocRadius)
+	r.int64s("include", &q.Include)
+	r.int64("post_parent", &q.PostParent)
+	r.flagp("ticketed", false, &q.Ticketed)
+	text(r, "translation_language", &q.Lang)
+	text(r, "series", &q.Series)
+	return q
 }
 
-// values flattens the arguments this query knows into schema's input,
-// recording arguments of the wrong shape in v.
-func (q *queryDecoder) values(args map[string]any, v *calendar.Validation) map[string][]string {
-	out := make(map[string][]string, len(args))
-	for i := range q.fields {
-		f := &q.fields[i]
-		raw, ok := args[f.name]
-		if !ok || raw == nil {
-			continue
-		}
-		var items []any
-		switch x := raw.(type) {
-		case []any:
-			items = x
-		case map[string]any:
-			v.Add(f.name, f.name+" is not of type "+f.typName+".")
-			continue
-		default:
-			items = []any{x}
-		}
-		var vals []string
-		bad, empty := false, false
-		for _, it := range items {
-			s, ok := scalarText(it)
-			if !ok {
-				bad = true
-				break
-			}
-			if f.slice {
-				for _, p := range strings.Split(s, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						vals = append(vals, p)
-					}
-				}
-				continue
-			}
-			if !f.isText && f.typName != "integer" {
-				s = strings.TrimSpace(s) // integers take no spaces (wire §2)
-			}
-			if s == "" && (!f.isText || nonEmptyText[f.name]) {
-				empty = true
-				continue
-			}
-			vals = append(vals, s)
-		}
-		if bad {
-			v.Add(f.name, f.name+" is not of type "+f.typName+".")
-			continue
-		}
-		if len(vals) == 0 {
-			if empty {
-				v.Add(f.name, f.name+" must not be empty.")
-			}
-			continue
-		}
-		if !f.slice {
-			vals = vals[len(vals)-1:] // a repeated scalar: the last one wins
-		}
-		if looseBools[f.name] {
-			if b, ok := parseBool(vals[0], true); ok {
-				vals[0] = strconv.FormatBool(b)
-			}
-		}
-		out[f.name] = vals
-	}
-	return out
+// readVenueQuery reads the arguments of a venue list.
+func readVenueQuery(args map[string]any, v *calendar.Validation) calendar.VenueQuery {
+	var q calendar.VenueQuery
+	r := &queryReader{args: args, v: v}
+	r.paging("page", &q.Page)
+	r.paging("per_page", &q.PerPage)
+	text(r, "search", &q.Search)
+	r.int64("event", &q.Event)
+	r.flagp("has_events", true, &q.HasEvents)
+	r.flag("only_with_upcoming", true, &q.OnlyWithUpcoming)
+	r.strs("status", &q.Status)
+	text(r, "translation_language", &q.Lang)
+	return q
 }
 
-// decodeInto is decode for a list handler: bad arguments are added to v, so
-// they are reported together with those the handler checks itself.
-func (q *queryDecoder) decodeInto(dst any, args map[string]any, v *calendar.Validation) error {
-	err := q.decode(dst, args)
-	if ce, ok := err.(*calendar.Error); ok {
-		for n, m := range ce.Params {
-			v.Add(n, m)
-		}
-		return nil
-	}
-	return err
+// readOrganizerQuery reads the arguments of an organizer list: the same as
+// a venue list's (the conversion stops compiling if they ever differ).
+func readOrganizerQuery(args map[string]any, v *calendar.Validation) calendar.OrganizerQuery {
+	return calendar.OrganizerQuery(readVenueQuery(args, v))
 }
 
-// decode fills dst (a pointer to a query struct) from args. Every bad
-// argument is reported at once as a rest_invalid_param error.
-func (q *queryDecoder) decode(dst any, args map[string]any) error {
-	var v calendar.Validation
-	src := q.values(args, &v)
-	if err := q.dec.Decode(dst, src); err != nil {
-		var me schema.MultiError
-		if errors.As(err, &me) {
-			for key := range me {
-				name := key
-				if f := q.byName[name]; f != nil && f.typName == "integer" && isDigits(src[name][0]) {
-					v.Add(name, name+" "+errIntRange)
-				} else if f != nil {
-					v.Add(name, name+" is not of type "+f.typName+".")
-				} else {
-					v.Add(name, name+" is invalid.")
-				}
-			}
-		} else {
-			return err
-		}
-	}
-	for _, name := range [...]string{"page", "per_page"} {
-		if vals, ok := src[name]; ok && !v.Has(name) {
-			if n, _ := parseDigits(vals[0]); n < 1 {
-				v.Add(name, name+" must be a positive integer.")
-			}
-		}
-	}
-	return v.Err()
+// readTermQuery reads the arguments of a category or tag list.
+func readTermQuery(args map[string]any, v *calendar.Validation) calendar.TermQuery {
+	var q calendar.TermQuery
+	r := &queryReader{args: args, v: v}
+	r.paging("page", &q.Page)
+	r.paging("per_page", &q.PerPage)
+	text(r, "search", &q.Search)
+	r.strs("exclude", &q.Exclude)
+	r.strs("include", &q.Include)
+	r.exactText("order", &q.Order)
+	r.exactText("orderby", &q.OrderBy)
+	r.flagp("hide_empty", false, &q.HideEmpty)
+	r.int64p("parent", &q.Parent)
+	r.int64("post", &q.Post)
+	r.int64("event", &q.Event)
+	r.exactText("slug", &q.Slug)
+	text(r, "translation_language", &q.Lang)
+	return q
 }

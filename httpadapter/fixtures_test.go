@@ -49,8 +49,8 @@ func (e *env) fixture() fixture {
 		StartDate: calendar.Some("2026-12-01 20:00"), EndDate: calendar.Some("2026-12-01 23:00"),
 		TimeZone: calendar.Some("America/New_York"), Cost: calendar.Some([]string{"$20", "$10"}),
 		Image: calendar.Some("https://img.example/poster.JPG"), Featured: calendar.Some(true),
-		Venue:      calendar.Some([]calendar.VenueRef{{ID: v.ID}}),
-		Organizer:  calendar.Some([]calendar.OrganizerRef{{ID: o.ID}}),
+		Venues:     calendar.Some([]calendar.VenueRef{{ID: v.ID}}),
+		Organizers: calendar.Some([]calendar.OrganizerRef{{ID: o.ID}}),
 		Categories: calendar.Some([]calendar.TermRef{{ID: jazz.ID}}),
 		Tags:       calendar.Some([]calendar.TermRef{{ID: live.ID}}),
 	}, calendar.WriteOptions{})
@@ -65,7 +65,7 @@ func (e *env) mkEvent(uid int64, title, start, status string, extra ...func(*cal
 	e.t.Helper()
 	in := calendar.EventInput{Title: calendar.Some(title), StartDate: calendar.Some(start), EndDate: calendar.Some(start)}
 	if status != "" {
-		in.Status = calendar.Some(status)
+		in.Status = calendar.Some(calendar.Status(status))
 	}
 	for _, f := range extra {
 		f(&in)

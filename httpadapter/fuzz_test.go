@@ -22,9 +22,6 @@ func FuzzDecodeQuery(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	d := newSchemaDecoder()
-	events := newQueryDecoder(d, calendar.EventQuery{})
-	terms := newQueryDecoder(d, calendar.TermQuery{})
 	f.Fuzz(func(t *testing.T, raw string) {
 		vals, err := url.ParseQuery(raw)
 		if err != nil {
@@ -37,13 +34,15 @@ func FuzzDecodeQuery(f *testing.F) {
 			}
 			return
 		}
-		var q calendar.EventQuery
-		checkDecodeErr(t, events.decode(&q, args))
+		var v calendar.Validation
+		q := readEventQuery(args, &v)
+		checkDecodeErr(t, v.Err())
 		if q.Page < 0 || q.PerPage < 0 {
 			t.Fatalf("negative paging accepted: %+v", q)
 		}
-		var tq calendar.TermQuery
-		checkDecodeErr(t, terms.decode(&tq, args))
+		var tv calendar.Validation
+		readTermQuery(args, &tv)
+		checkDecodeErr(t, tv.Err())
 	})
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/eventcal/eventcal/calendar"
 	"github.com/eventcal/eventcal/calendar/ical"
-	"github.com/gorilla/schema"
 )
 
 // Handler serves the REST API of one calendar. Create it with New; it is
@@ -23,11 +22,9 @@ type Handler struct {
 	namespaces []string // canonical first
 	routes     []*Route
 	mux        *http.ServeMux // routes within a namespace, from the route table
-	dec        *schema.Decoder
 	events     *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]
 	venues     *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]
 	organizers *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]
-	terms      *queryDecoder
 	ical       *ical.Exporter
 	renders    *renderCache // encoded events (rendercache.go)
 }
@@ -49,11 +46,9 @@ func New(cal calendar.Calendar, opts ...Option) *Handler {
 		h.siteHost = u.Host
 	}
 	h.namespaces = append([]string{Namespace}, h.cfg.aliases...)
-	h.dec = newSchemaDecoder()
-	h.events = eventKind(h.dec)
-	h.venues = venueKind(h.dec)
-	h.organizers = organizerKind(h.dec)
-	h.terms = newQueryDecoder(h.dec, calendar.TermQuery{})
+	h.events = eventKind()
+	h.venues = venueKind()
+	h.organizers = organizerKind()
 	h.ical = ical.NewExporter(cal, h.cfg.icalExport...)
 	h.routes = h.routeTable()
 	h.mux = http.NewServeMux()

@@ -178,14 +178,11 @@ func (h *Handler) icalFeedH(ctx context.Context, w http.ResponseWriter, r *http.
 	// Paging arguments are ignored, not checked: a feed is the whole result.
 	delete(s.args, "page")
 	delete(s.args, "per_page")
-	var q calendar.EventQuery
-	if err := h.events.qdec.decodeInto(&q, s.args, &v); err != nil {
-		return err
-	}
-	q.Invalid = takeInvalid(&v)
+	q := readEventQuery(s.args, &v)
+	bad := takeArgErrors(&v)
 	q.Lang = lang
 	feed, err := h.ical.Feed(ctx, q, icalSite(s))
-	if err != nil {
+	if err := bad.report(err); err != nil {
 		return err
 	}
 	return h.serveFeed(ctx, w, r, feed)

@@ -56,7 +56,7 @@ func icalBenchServer(b *testing.B) string {
 				Title:       calendar.Some(fmt.Sprintf("Bench event %d, with; punctuation", i)),
 				Description: calendar.Some("A benchmark event with a description long enough to be folded once or twice — Ünïcödé 🎷."),
 				StartDate:   calendar.Some(s.Format(time.RFC3339)), EndDate: calendar.Some(s.Add(time.Hour).Format(time.RFC3339)),
-				Venue:      calendar.Some([]calendar.VenueRef{venues[i%len(venues)]}),
+				Venues:     calendar.Some([]calendar.VenueRef{venues[i%len(venues)]}),
 				Categories: calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("Category %d", i%5)}}),
 			}
 			if z := zones[i%len(zones)]; z != "" {

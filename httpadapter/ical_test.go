@@ -25,7 +25,7 @@ func icalEnv(t *testing.T) (*env, fixture) {
 		in.TimeZone = calendar.Some("Europe/Paris")
 		in.Description = calendar.Some("a\r\nEND:VEVENT\r\nBEGIN:VCALENDAR\r\nb, c; d\\e")
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: f.jazz}, {Name: "Rock, Pop"}})
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: f.venue}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: f.venue}})
 	})
 	e.mkEvent(idAuthor, "Spring forward", "2027-03-28 01:30", "", func(in *calendar.EventInput) {
 		in.EndDate = calendar.Some("2027-03-28 04:00")

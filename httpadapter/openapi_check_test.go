@@ -2,141 +2,53 @@ package httpadapter
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/httpadapter/openapitest"
 	"github.com/eventcal/eventcal/memstore"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
 // Every exchange of env.do is checked against the OpenAPI document the
-// adapter serves, with kin-openapi (an independent implementation of
-// OpenAPI 3): the response must match the documented status and schema,
-// and a request the document calls invalid must not be accepted. So the
-// document cannot drift from what is served (wire §7).
-
-func init() {
-	openapi3filter.RegisterBodyDecoder("text/calendar", openapi3filter.PlainBodyDecoder)
-}
+// adapter serves, with kin-openapi through openapitest: the response must
+// match the documented status and schema, and a request the document calls
+// invalid must not be accepted. So the document cannot drift from what is
+// served (wire §7).
 
 var (
-	docOnce   sync.Once
-	docRouter routers.Router
-	docErr    error
+	docOnce    sync.Once
+	docChecker *openapitest.Checker
+	docErr     error
 )
 
 // canonicalBase is where the document's server lives in the tests.
 const canonicalBase = "http://" + testHost + testNS
 
-func openapiRouter(t testing.TB) routers.Router {
+// openapiChecker loads the document a handler serves, once per test binary.
+func openapiChecker(t testing.TB) *openapitest.Checker {
 	t.Helper()
 	docOnce.Do(func() {
 		h := New(calendar.New(memstore.New()), WithRoot("/wp-json"), WithLogger(discardLogger()))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", canonicalBase+"/doc", nil))
-		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromData(rec.Body.Bytes())
-		if err != nil {
-			docErr = err
-			return
-		}
-		if docErr = doc.Validate(context.Background()); docErr != nil {
-			return
-		}
-		docRouter, docErr = gorillamux.NewRouter(doc)
+		docChecker, docErr = openapitest.Load(rec.Body.Bytes(), "/wp-json/tribe/events/v1")
 	})
 	if docErr != nil {
 		t.Fatalf("the OpenAPI document does not load: %v", docErr)
 	}
-	return docRouter
-}
-
-// canonicalURL maps a request URL (language segment, namespace alias,
-// trailing slash) to the document's server, or reports that it is outside
-// the namespace.
-func canonicalURL(u *url.URL) (*url.URL, bool) {
-	p := u.EscapedPath()
-	if seg, rest, ok := strings.Cut(strings.TrimPrefix(p, "/"), "/"); ok && calendar.Lang(seg).Valid() {
-		p = "/" + rest
-	}
-	p = strings.Replace(p, "/wp-json/tribe/events/v1", testNS, 1)
-	if p != testNS && !strings.HasPrefix(p, testNS+"/") {
-		return nil, false
-	}
-	if len(p) > len(testNS)+1 {
-		p = strings.TrimSuffix(p, "/")
-	} else {
-		p = testNS + "/" // the namespace index is "/" in the document
-	}
-	out, err := url.Parse("http://" + testHost + p)
-	if err != nil {
-		return nil, false
-	}
-	out.RawQuery = u.RawQuery
-	return out, true
+	return docChecker
 }
 
 // checkExchange validates one request and its recorded response.
 func checkExchange(t testing.TB, req *http.Request, body []byte, rec *httptest.ResponseRecorder) {
 	t.Helper()
-	if req.Method == http.MethodHead || req.Method == http.MethodOptions {
-		return
-	}
-	u, ok := canonicalURL(req.URL)
-	if !ok {
-		return
-	}
-	method := req.Method
-	if method == http.MethodPost {
-		m := req.Header.Get("X-HTTP-Method-Override")
-		if m == "" {
-			m = req.URL.Query().Get("_method")
-		}
-		switch m = strings.ToUpper(strings.TrimSpace(m)); m {
-		case http.MethodPut, http.MethodPatch, http.MethodDelete:
-			method = m
-		}
-	}
-	q := u.Query()
-	q.Del("_method")
-	u.RawQuery = q.Encode()
-	vreq, err := http.NewRequest(method, u.String(), bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vreq.Header = req.Header.Clone()
-	router := openapiRouter(t)
-	route, params, err := router.FindRoute(vreq)
-	ok2xx := rec.Code < 400
-	if err != nil {
-		if ok2xx {
-			t.Errorf("OpenAPI: %s %s answered %d but the document has no such operation: %v", method, u, rec.Code, err)
-		}
-		return
-	}
-	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true, MultiError: true}
-	in := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route, Options: opts}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && ok2xx {
-		t.Errorf("OpenAPI: the document rejects %s %s (body %.200s) that the server accepted with %d:\n%v", method, u, body, rec.Code, err)
-	}
-	if rec.Code == http.StatusNotModified {
-		return // no body; the document lists 304 with its ETag
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(), Options: opts}
-	out.SetBodyBytes(rec.Body.Bytes())
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		t.Errorf("OpenAPI: the %d answer to %s %s does not match the document:\n%v\nbody: %.400s", rec.Code, method, u, err, rec.Body.String())
-	}
+	openapiChecker(t).Check(t, req, body, rec.Code, rec.Header(), rec.Body.Bytes())
 }
 
 // readAll returns the request body and puts a fresh reader back.
@@ -156,7 +68,7 @@ func readAll(t testing.TB, r *http.Request) []byte {
 // The document itself loads and validates as OpenAPI 3 with kin-openapi,
 // names both security schemes and gives every operation a 4xx response.
 func TestOpenAPIDocumentIsComplete(t *testing.T) {
-	openapiRouter(t)
+	openapiChecker(t)
 	h := New(calendar.New(memstore.New()), WithRoot("/wp-json"), WithLogger(discardLogger()))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", canonicalBase+"/doc", nil))

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/eventcal/eventcal/calendar"
-	"github.com/gorilla/schema"
 )
 
 // The three post kinds: which calendar call, decoder and writer each
@@ -24,13 +23,11 @@ func listVia[Q, P, V any](list func(calendar.Calendar, context.Context, Q) (*P, 
 }
 
 // eventKind binds the post handlers to the event calls.
-func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
+func eventKind() *postKind[calendar.Event, calendar.EventInput, calendar.EventQuery] {
 	return &postKind[calendar.Event, calendar.EventInput, calendar.EventQuery]{
 		name: "event", plural: "events", letter: 'e', pwd: true,
-		qdec:     newQueryDecoder(d, calendar.EventQuery{}),
-		qlang:    func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.EventQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.EventInput) *map[string]string { return &in.Invalid },
+		qread: readEventQuery,
+		qlang: func(q *calendar.EventQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListEvents, func(p *calendar.EventPage) ([]calendar.Event, pageInfo) {
 			return p.Events, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
@@ -45,13 +42,11 @@ func eventKind(d *schema.Decoder) *postKind[calendar.Event, calendar.EventInput,
 }
 
 // venueKind binds the post handlers to the venue calls.
-func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery] {
+func venueKind() *postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery] {
 	return &postKind[calendar.Venue, calendar.VenueInput, calendar.VenueQuery]{
 		name: "venue", plural: "venues", letter: 'v',
-		qdec:     newQueryDecoder(d, calendar.VenueQuery{}),
-		qlang:    func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.VenueQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.VenueInput) *map[string]string { return &in.Invalid },
+		qread: readVenueQuery,
+		qlang: func(q *calendar.VenueQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListVenues, func(p *calendar.VenuePage) ([]calendar.Venue, pageInfo) {
 			return p.Venues, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),
@@ -66,13 +61,11 @@ func venueKind(d *schema.Decoder) *postKind[calendar.Venue, calendar.VenueInput,
 }
 
 // organizerKind binds the post handlers to the organizer calls.
-func organizerKind(d *schema.Decoder) *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery] {
+func organizerKind() *postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery] {
 	return &postKind[calendar.Organizer, calendar.OrganizerInput, calendar.OrganizerQuery]{
 		name: "organizer", plural: "organizers", letter: 'o',
-		qdec:     newQueryDecoder(d, calendar.OrganizerQuery{}),
-		qlang:    func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
-		qinvalid: func(q *calendar.OrganizerQuery) *map[string]string { return &q.Invalid },
-		invalid:  func(in *calendar.OrganizerInput) *map[string]string { return &in.Invalid },
+		qread: readOrganizerQuery,
+		qlang: func(q *calendar.OrganizerQuery) *calendar.Lang { return &q.Lang },
 		list: listVia(calendar.Calendar.ListOrganizers, func(p *calendar.OrganizerPage) ([]calendar.Organizer, pageInfo) {
 			return p.Organizers, pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
 		}),

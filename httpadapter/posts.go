@@ -12,42 +12,35 @@ type pageInfo struct{ total, totalPages, page, perPage int }
 
 // postKind is the HTTP side of events, venues or organizers: the same five
 // handlers over different calendar types. Categories and tags use its four
-// single-record handlers too (see termKind.records), with qdec, qlang and
+// single-record handlers too (see termKind.records), with qread, qlang and
 // list unset.
 type postKind[V, I, Q any] struct {
-	name   string // "event": the prefix of archive-page-not-found
-	plural string // "events": collection path and list body key
-	letter byte   // ETag kind letter
-	pwd    bool   // by-id routes take the event password
-	qdec   *queryDecoder
-	qlang  func(q *Q) *calendar.Lang
-	// qinvalid and invalid point at the Invalid field of a query and an
-	// input (see takeInvalid).
-	qinvalid func(q *Q) *map[string]string
-	invalid  func(in *I) *map[string]string
-	list     func(c calendar.Calendar, ctx context.Context, q Q) ([]V, pageInfo, error)
-	get      func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*V, error)
-	create   func(c calendar.Calendar, ctx context.Context, in I, o calendar.WriteOptions) (*V, error)
-	update   func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, in I, o calendar.WriteOptions) (*V, error)
-	del      func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.DeleteOptions) (*V, error)
-	check    func(args map[string]any) error // nil, or refuses a write before its fields are read
-	decode   func(args map[string]any, v *calendar.Validation, bySlug bool) I
-	render   func(l *links, e *enc, v *V, single bool)
-	version  func(v *V) (id, version int64)
+	name    string // "event": the prefix of archive-page-not-found
+	plural  string // "events": collection path and list body key
+	letter  byte   // ETag kind letter
+	pwd     bool   // by-id routes take the event password
+	qread   func(args map[string]any, v *calendar.Validation) Q
+	qlang   func(q *Q) *calendar.Lang
+	list    func(c calendar.Calendar, ctx context.Context, q Q) ([]V, pageInfo, error)
+	get     func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*V, error)
+	create  func(c calendar.Calendar, ctx context.Context, in I, o calendar.WriteOptions) (*V, error)
+	update  func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, in I, o calendar.WriteOptions) (*V, error)
+	del     func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.DeleteOptions) (*V, error)
+	check   func(args map[string]any) error // nil, or refuses a write before its fields are read
+	decode  func(args map[string]any, v *calendar.Validation, bySlug bool) I
+	render  func(l *links, e *enc, v *V, single bool)
+	version func(v *V) (id, version int64)
 }
 
 func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
-		var q Q
-		if err := k.qdec.decodeInto(&q, s.args, &v); err != nil {
-			return err
-		}
-		*k.qinvalid(&q) = takeInvalid(&v)
+		q := k.qread(s.args, &v)
+		bad := takeArgErrors(&v)
 		*k.qlang(&q) = lang
 		items, pg, err := k.list(h.cal, ctx, q)
-		if err != nil {
+		if err := bad.report(err); err != nil {
 			return err
 		}
 		if len(items) == 0 && pg.page > 1 {
@@ -116,8 +109,11 @@ func (k *postKind[V, I, Q]) createH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		*k.invalid(&in) = takeInvalid(&v)
-		rec, err := k.create(h.cal, ctx, in, opt)
+		bad := takeArgErrors(&v)
+		rec, err := k.create(h.cal, ctx, in, bad.writeOptions(opt))
+		if err := bad.report(err); err != nil {
+			return err
+		}
 		return k.reply(w, r, s, rec, err, http.StatusCreated, false)
 	}
 }
@@ -171,11 +167,14 @@ func (k *postKind[V, I, Q]) updateH(h *Handler) serveFunc {
 		if err != nil {
 			return err
 		}
-		*k.invalid(&in) = takeInvalid(&v)
+		bad := takeArgErrors(&v)
 		if err := k.precondition(ctx, h, r, ref, &v, opt.Lang, &opt.IfVersion); err != nil {
 			return err
 		}
-		rec, err := k.update(h.cal, ctx, ref, in, opt)
+		rec, err := k.update(h.cal, ctx, ref, in, bad.writeOptions(opt))
+		if err := bad.report(err); err != nil {
+			return err
+		}
 		return k.reply(w, r, s, rec, err, http.StatusOK, false)
 	}
 }

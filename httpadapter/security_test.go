@@ -123,19 +123,19 @@ func (e *env) mkPost(kind string, owner int64, status, name string) (int64, stri
 	switch kind {
 	case "events":
 		ev, err := e.cal.CreateEvent(ctx, calendar.EventInput{Title: calendar.Some(name), Author: calendar.Some(owner),
-			Status: calendar.Some(status), StartDate: calendar.Some("2026-12-20 10:00"), EndDate: calendar.Some("2026-12-20 11:00")}, calendar.WriteOptions{})
+			Status: calendar.Some(calendar.Status(status)), StartDate: calendar.Some("2026-12-20 10:00"), EndDate: calendar.Some("2026-12-20 11:00")}, calendar.WriteOptions{})
 		if err != nil {
 			e.t.Fatal(err)
 		}
 		return ev.ID, ev.Slug
 	case "venues":
-		v, err := e.cal.CreateVenue(ctx, calendar.VenueInput{Name: calendar.Some(name), Author: calendar.Some(owner), Status: calendar.Some(status)}, calendar.WriteOptions{})
+		v, err := e.cal.CreateVenue(ctx, calendar.VenueInput{Name: calendar.Some(name), Author: calendar.Some(owner), Status: calendar.Some(calendar.Status(status))}, calendar.WriteOptions{})
 		if err != nil {
 			e.t.Fatal(err)
 		}
 		return v.ID, v.Slug
 	}
-	o, err := e.cal.CreateOrganizer(ctx, calendar.OrganizerInput{Name: calendar.Some(name), Author: calendar.Some(owner), Status: calendar.Some(status)}, calendar.WriteOptions{})
+	o, err := e.cal.CreateOrganizer(ctx, calendar.OrganizerInput{Name: calendar.Some(name), Author: calendar.Some(owner), Status: calendar.Some(calendar.Status(status))}, calendar.WriteOptions{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -165,8 +165,8 @@ func TestNothingHiddenLeaks(t *testing.T) {
 	hiddenOrg := must[*calendar.Organizer](t)(e.cal.CreateOrganizer(as(idContributor), calendar.OrganizerInput{Name: calendar.Some("Leakorg Crew")}, calendar.WriteOptions{}))
 	public := e.mkEvent(0, "Public Gala", "2026-12-02 19:00", "publish", func(in *calendar.EventInput) {
 		in.Author = calendar.Some(int64(idAuthor))
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: hiddenVenue.ID}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{ID: hiddenOrg.ID}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: hiddenVenue.ID}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{ID: hiddenOrg.ID}})
 	})
 	draft := e.mkEvent(idContributor, "Leakdraft Party", "2026-12-03 19:00", "draft")
 	private := e.mkEvent(idAuthor, "Leakprivate Dinner", "2026-12-04 19:00", "private")
@@ -176,7 +176,7 @@ func TestNothingHiddenLeaks(t *testing.T) {
 		in.Password = calendar.Some("pw")
 		in.Description = calendar.Some("LEAKDESC")
 		in.Cost = calendar.Some([]string{"$99"})
-		in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Open Venue"), City: calendar.Some("LEAKCITY")}}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Open Venue"), City: calendar.Some("LEAKCITY")}}})
 	})
 	ids := fmt.Sprintf("%d,%d,%d,%d,%d", public, draft, private, trashed, locked)
 	queries := []string{

@@ -15,7 +15,7 @@ func TestVenueShapesAndDefaults(t *testing.T) {
 		Province: calendar.Some("Ontario"), State: calendar.Some("XX")}, calendar.WriteOptions{}))
 	none := e.mkEvent(idAuthor, "Bare", "2026-12-09 10:00", "", func(in *calendar.EventInput) { in.TimeZone = calendar.Some("UTC+5:30") })
 	several := e.mkEvent(idAuthor, "Two Rooms", "2026-12-09 10:00", "", func(in *calendar.EventInput) {
-		in.Venue = calendar.Some([]calendar.VenueRef{{ID: f.venue}, {ID: v2.ID}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{ID: f.venue}, {ID: v2.ID}})
 	})
 	r := e.do("GET", fmt.Sprintf("%s/events/%d", testNS, none), nil).must(t, 200).obj()
 	if fmt.Sprint(r["venue"]) != "[]" || fmt.Sprint(r["organizer"]) != "[]" || r["image"] != false || r["cost"] != "" {

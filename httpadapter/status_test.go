@@ -195,3 +195,34 @@ func TestDecodeAndDomainErrorsTogether(t *testing.T) {
 	other := e.mkEvent(idAuthor2, "Theirs", "2026-12-01 10:00", "publish")
 	e.do("PATCH", fmt.Sprintf("%s/events/%d", testNS, other), map[string]any{"featured": "maybe", "end_date": "nope"}, user("contributor")).must(t, 403)
 }
+
+// A write whose only fault is an argument the adapter could not decode is
+// refused naming just that argument, and nothing of it is stored: the
+// calendar checks the rest without writing.
+func TestUndecodableArgumentStopsTheWrite(t *testing.T) {
+	e := newEnv(t)
+	only := func(r *resp, name string) {
+		t.Helper()
+		params := r.obj()["data"].(map[string]any)["params"].(map[string]any)
+		if _, ok := params[name]; !ok || len(params) != 1 {
+			t.Errorf("params %v, want only %s", params, name)
+		}
+	}
+	only(e.do("POST", testNS+"/events", map[string]any{"title": "Must not exist", "start_date": "2026-12-01 10:00",
+		"end_date": "2026-12-01 11:00", "featured": "maybe", "venue": map[string]any{"venue": "Must Not Exist Hall"}}, user("admin")).must(t, 400), "featured")
+	if n := e.do("GET", testNS+"/events?search=Must+not+exist&start_date=2000-01-01", nil).must(t, 200).obj()["total"]; n != float64(0) {
+		t.Errorf("the refused event was stored: total %v", n)
+	}
+	if n := e.do("GET", testNS+"/venues?search=Must+Not+Exist", nil).must(t, 200).obj()["total"]; n != float64(0) {
+		t.Errorf("the refused event's venue was stored: total %v", n)
+	}
+	own := e.mkEvent(0, "Unchanged", "2026-12-01 10:00", "publish")
+	only(e.do("PATCH", fmt.Sprintf("%s/events/%d", testNS, own), map[string]any{"title": "Changed", "all_day": "sometimes"}, user("admin")).must(t, 400), "all_day")
+	if got := e.do("GET", fmt.Sprintf("%s/events/%d", testNS, own), nil).must(t, 200).obj()["title"]; got != "Unchanged" {
+		t.Errorf("title after a refused update: %v", got)
+	}
+	only(e.do("POST", testNS+"/categories", map[string]any{"name": "Not Stored", "parent": "first"}, user("admin")).must(t, 400), "parent")
+	if n := e.do("GET", testNS+"/categories?search=Not+Stored&hide_empty=false", nil).must(t, 200).obj()["total"]; n != float64(0) {
+		t.Errorf("the refused category was stored: total %v", n)
+	}
+}

@@ -28,14 +28,11 @@ func (k *termKind) listH(h *Handler) serveFunc {
 	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, s *reqState) error {
 		var v calendar.Validation
 		lang := s.requestLang(&v)
-		var q calendar.TermQuery
-		if err := h.terms.decodeInto(&q, s.args, &v); err != nil {
-			return err
-		}
-		q.Invalid = takeInvalid(&v)
+		q := readTermQuery(s.args, &v)
+		bad := takeArgErrors(&v)
 		q.Lang = lang
 		p, err := h.cal.ListTerms(ctx, k.tax, q)
-		if err != nil {
+		if err := bad.report(err); err != nil {
 			return err
 		}
 		pg := pageInfo{p.Total, p.TotalPages, p.Page, p.PerPage}
@@ -62,7 +59,6 @@ func (k *termKind) listH(h *Handler) serveFunc {
 func (k *termKind) records() *postKind[calendar.Term, calendar.TermInput, calendar.TermQuery] {
 	return &postKind[calendar.Term, calendar.TermInput, calendar.TermQuery]{
 		plural: k.plural, letter: k.letter,
-		invalid: func(in *calendar.TermInput) *map[string]string { return &in.Invalid },
 		get: func(c calendar.Calendar, ctx context.Context, ref calendar.Ref, o calendar.ReadOptions) (*calendar.Term, error) {
 			return c.GetTerm(ctx, k.tax, ref.ID, o)
 		},

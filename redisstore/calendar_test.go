@@ -112,8 +112,8 @@ func testCalendarOnTwoInstances(t *testing.T, connect func(testing.TB) redis.Uni
 	nested := func(title string) calendar.EventInput {
 		in := in
 		in.Title = calendar.Some(title)
-		in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("New Hall")}}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some("New Org")}}})
+		in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("New Hall")}}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some("New Org")}}})
 		in.Categories = calendar.Some([]calendar.TermRef{{Name: "New Cat"}})
 		in.Tags = calendar.Some([]calendar.TermRef{{Name: "new-tag-1"}, {Name: "new-tag-2"}})
 		return in

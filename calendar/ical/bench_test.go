@@ -40,7 +40,7 @@ func importFileOf(n int) ([]byte, []calendar.EventInput) {
 		ins = append(ins, calendar.EventInput{
 			Title: calendar.Some(fmt.Sprintf("Concert %d, with friends", i)), Description: calendar.Some("A long description"),
 			StartDate: calendar.Some(s.Format(time.RFC3339)), EndDate: calendar.Some(s.Add(2 * time.Hour).Format(time.RFC3339)),
-			Venue:      calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(fmt.Sprintf("Hall %d", i%20))}}}),
+			Venues:     calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(fmt.Sprintf("Hall %d", i%20))}}}),
 			Categories: calendar.Some([]calendar.TermRef{{Name: "Music"}, {Name: fmt.Sprintf("Genre %d", i%7)}}),
 		})
 	}

@@ -31,9 +31,9 @@ func TestNoInjection(t *testing.T) {
 		in := timed(s, "2026-12-0"+string(rune('1'+i))+" 10:00", "2026-12-0"+string(rune('1'+i))+" 11:00", "Europe/Paris")
 		in.Description = calendar.Some(s + "\r\n" + s)
 		lat, lng := 1.5, 2.5
-		in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("V" + s),
+		in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("V" + s),
 			Address: calendar.Some(s), GeoLat: calendar.Some(&lat), GeoLng: calendar.Some(&lng)}}})
-		in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some("O" + s)}}})
+		in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some("O" + s)}}})
 		in.Categories = calendar.Some([]calendar.TermRef{{Name: "C" + strings.ReplaceAll(s, ",", "")}})
 		mk(t, cal, in)
 	}
@@ -97,7 +97,7 @@ func TestFeedVisibility(t *testing.T) {
 	mk(t, cal, pub)
 	for _, st := range []string{"draft", "private", "pending"} {
 		in := timed("Secret "+st, "2026-12-02 10:00", "2026-12-02 11:00", "")
-		in.Status = calendar.Some(st)
+		in.Status = calendar.Some(calendar.Status(st))
 		in.Description = calendar.Some("secret " + st + " text")
 		mk(t, cal, in)
 	}
@@ -106,7 +106,7 @@ func TestFeedVisibility(t *testing.T) {
 	prot.Description = calendar.Some("protected text")
 	prot.Website = calendar.Some("https://protected.example/")
 	prot.Categories = calendar.Some([]calendar.TermRef{{Name: "hidden-category"}})
-	prot.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Hidden venue")}}})
+	prot.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Hidden venue")}}})
 	mk(t, cal, prot)
 	hidden := timed("Hidden from listings", "2026-12-04 10:00", "2026-12-04 11:00", "")
 	hidden.HideFromListings = calendar.Some(true)
@@ -177,7 +177,7 @@ func TestFeedWindow(t *testing.T) {
 func TestFeedValidator(t *testing.T) {
 	cal := newCal(t)
 	in := timed("Jazz", "2026-12-05 20:00", "2026-12-05 22:00", "")
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Hall")}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some("Hall")}}})
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: "Music"}})
 	ev := mk(t, cal, in)
 	other := mk(t, cal, timed("Other", "2026-12-06 20:00", "2026-12-06 22:00", ""))

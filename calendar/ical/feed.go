@@ -292,11 +292,6 @@ func withWindow(q calendar.EventQuery, pastDays int) calendar.EventQuery {
 			return q
 		}
 	}
-	for _, a := range [...]string{"start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after"} {
-		if _, bad := q.Invalid[a]; bad {
-			return q
-		}
-	}
 	q.StrictDates = false
 	if pastDays < 0 {
 		q.EndsAfter = "1000-01-01"

@@ -26,13 +26,13 @@ func richCalendar(t *testing.T) *calendar.Service {
 	noMail := &calendar.OrganizerInput{Name: calendar.Some("Quiet Org")}
 
 	in := timed("Spring forward in Berlin", "2027-03-28 01:30", "2027-03-28 03:30", "Europe/Berlin")
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: venue}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: org}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: venue}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: org}})
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: "Jazz"}, {Name: "Rock, Pop"}, {Name: "Blues; Soul"}})
 	mk(t, cal, in)
 
 	in = timed("Fall back in New York", "2026-11-01 00:30", "2026-11-01 01:30", "America/New_York")
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: noMail}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: noMail}})
 	mk(t, cal, in)
 	mk(t, cal, timed("Kolkata evening", "2026-12-24 18:00", "2026-12-24 20:00", "Asia/Kolkata"))
 	mk(t, cal, timed("Lord Howe half-hour DST", "2027-04-04 01:00", "2027-04-04 03:00", "Australia/Lord_Howe"))

@@ -304,8 +304,8 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 		v.in.Description = calendar.Some(p.value)
 	}
 	v.in.Website = calendar.Some("")
-	v.in.Venue = calendar.Some([]calendar.VenueRef{})
-	v.in.Organizer = calendar.Some([]calendar.OrganizerRef{})
+	v.in.Venues = calendar.Some([]calendar.VenueRef{})
+	v.in.Organizers = calendar.Some([]calendar.OrganizerRef{})
 	v.in.Categories = calendar.Some([]calendar.TermRef{})
 	if err := im.mapTimes(c, v); err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 				nv.GeoLat, nv.GeoLng = calendar.Some(&lat), calendar.Some(&lng)
 			}
 		}
-		v.in.Venue = calendar.Some([]calendar.VenueRef{{New: nv}})
+		v.in.Venues = calendar.Some([]calendar.VenueRef{{New: nv}})
 	}
 	if p := c.first("ORGANIZER"); p != nil {
 		addr := strings.TrimSpace(p.raw)
@@ -346,7 +346,7 @@ func (im *importer) mapEvent(c *component) (*vevent, error) {
 		}
 		if v.orgName != "" {
 			no.Name = calendar.Some(v.orgName)
-			v.in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: no}})
+			v.in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: no}})
 		}
 	}
 	var cats []calendar.TermRef

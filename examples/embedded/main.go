@@ -70,8 +70,8 @@ func run(ctx context.Context, now time.Time) error {
 			StartDate:  calendar.Some(day + " 20:30"),
 			EndDate:    calendar.Some(day + " 23:30"),
 			Cost:       calendar.Some([]string{"€15"}),
-			Venue:      calendar.Some([]calendar.VenueRef{{ID: venue.ID}}),
-			Organizer:  calendar.Some([]calendar.OrganizerRef{{ID: org.ID}}),
+			Venues:     calendar.Some([]calendar.VenueRef{{ID: venue.ID}}),
+			Organizers: calendar.Some([]calendar.OrganizerRef{{ID: org.ID}}),
 			Categories: calendar.Some([]calendar.TermRef{{ID: music.ID}, {Name: "Jazz"}}), // "Jazz" is created
 		}, en)
 		if err != nil {

@@ -249,8 +249,8 @@ func seed(ctx context.Context, cal *calendar.Service, n int) (seeded, error) {
 			StartDate:   calendar.Some(start.Format(time.DateTime)),
 			EndDate:     calendar.Some(start.Add(time.Duration(1+rng.IntN(4)) * time.Hour).Format(time.DateTime)),
 			Cost:        calendar.Some([]string{"$" + strconv.Itoa(5+rng.IntN(40))}),
-			Venue:       calendar.Some([]calendar.VenueRef{{ID: venues[rng.IntN(len(venues))]}}),
-			Organizer:   calendar.Some([]calendar.OrganizerRef{{ID: orgs[rng.IntN(len(orgs))]}}),
+			Venues:      calendar.Some([]calendar.VenueRef{{ID: venues[rng.IntN(len(venues))]}}),
+			Organizers:  calendar.Some([]calendar.OrganizerRef{{ID: orgs[rng.IntN(len(orgs))]}}),
 			Categories:  calendar.Some([]calendar.TermRef{{ID: cats[rng.IntN(len(cats))]}}),
 		}
 		if k := rng.IntN(4); k > 0 {
@@ -261,7 +261,7 @@ func seed(ctx context.Context, cal *calendar.Service, n int) (seeded, error) {
 			in.Tags = calendar.Some(ts)
 		}
 		if rng.IntN(20) == 0 {
-			in.Status = calendar.Some("draft")
+			in.Status = calendar.Some(calendar.StatusDraft)
 		}
 		jobs <- in
 	}

@@ -118,8 +118,8 @@ func benchEvent(title string) calendar.EventInput {
 // nestedCreate names a new venue, organizer, category and two tags.
 func nestedCreate(i int) calendar.EventInput {
 	in := benchEvent(fmt.Sprintf("Bench %d", i))
-	in.Venue = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(fmt.Sprintf("Bench Hall %d", i))}}})
-	in.Organizer = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some(fmt.Sprintf("Bench Org %d", i))}}})
+	in.Venues = calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(fmt.Sprintf("Bench Hall %d", i))}}})
+	in.Organizers = calendar.Some([]calendar.OrganizerRef{{New: &calendar.OrganizerInput{Name: calendar.Some(fmt.Sprintf("Bench Org %d", i))}}})
 	in.Categories = calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("Bench Cat %d", i)}})
 	in.Tags = calendar.Some([]calendar.TermRef{{Name: fmt.Sprintf("bench-a-%d", i)}, {Name: fmt.Sprintf("bench-b-%d", i)}})
 	return in

@@ -83,6 +83,7 @@ func (c *config) storeFlags(fs *flag.FlagSet) {
 func (c *config) serverFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.StringVar(&c.UsersFile, "users", "", "users file, one \"name:bcrypt-hash:role:id\" per line, made by \"server useradd\" (default: beside the store, created on first start with an admin and a random password)")
+	fs.StringVar(&c.ImagesFile, "images", "", "JSON file of the images known by id: {\"42\": {\"url\": …, \"width\": …, \"height\": …, \"sizes\": {…}}} (default: none; events then take image URLs only)")
 	fs.BoolVar(&c.Demo, "demo", false, "load sample events, venues, organizers, categories and tags")
 	fs.StringVar(&c.SiteURL, "site-url", "", "public site URL for \"url\" fields (default: the request's origin)")
 	fs.StringVar(&c.TimeZone, "timezone", "UTC", "site time zone (IANA name)")

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/httpadapter/openapitest"
 )
 
 // start runs the server's wiring on a real TCP listener on 127.0.0.1:0.
@@ -33,7 +35,9 @@ func start(t *testing.T, cfg config) (base string, logs *logBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httpServer(cfg, srv.Handler)
+	// Every exchange under the API's namespaces is checked against the
+	// OpenAPI document this server serves.
+	hs := httpServer(cfg, documented(t, srv.Handler))
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -43,6 +47,33 @@ func start(t *testing.T, cfg config) (base string, logs *logBuffer) {
 	})
 	return "http://" + ln.Addr().String(), logs
 }
+
+// documented wraps h so that every exchange under the API's namespaces is
+// checked against the OpenAPI document h serves (openapitest).
+func documented(t testing.TB, h http.Handler) http.Handler {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1"+apiNS+"/doc", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s/doc: %d %s", apiNS, rec.Code, rec.Body)
+	}
+	docMu.Lock()
+	defer docMu.Unlock()
+	c := docCheckers[rec.Body.String()]
+	if c == nil { // loading a document costs seconds under -race: once per content
+		var err error
+		if c, err = openapitest.Load(rec.Body.Bytes(), "/wp-json/tribe/events/v1"); err != nil {
+			t.Fatal(err)
+		}
+		docCheckers[rec.Body.String()] = c
+	}
+	return c.Handler(t, h)
+}
+
+var (
+	docMu       sync.Mutex
+	docCheckers = map[string]*openapitest.Checker{}
+)
 
 // logBuffer collects log lines written by the server's goroutines.
 type logBuffer struct {

@@ -23,6 +23,7 @@ type config struct {
 	Addr, Store, DB, RedisURL, RedisPrefix   string
 	UsersFile, SiteURL, TimeZone, CORSOrigin string
 	Demo                                     bool
+	ImagesFile                               string        // -images: image id → image catalogue (JSON); "" for none
 	MetricsPath                              string        // where request metrics are served; "" for none
 	ReadyTimeout                             time.Duration // how long /readyz waits for the store
 	// Webhooks runs the webhook dispatcher and serves the admin routes;
@@ -97,6 +98,14 @@ func newServer(ctx context.Context, cfg config) (*server, error) {
 	opts := []calendar.Option{calendar.WithSiteZone(zone), calendar.WithUsers(table), calendar.WithLogger(cfg.Log)}
 	if cfg.Now != nil {
 		opts = append(opts, calendar.WithClock(cfg.Now))
+	}
+	if cfg.ImagesFile != "" {
+		images, err := loadImages(cfg.ImagesFile)
+		if err != nil {
+			srv.Close()
+			return nil, err
+		}
+		opts = append(opts, calendar.WithImages(images))
 	}
 	srv.Calendar = calendar.New(repo, opts...)
 	if cfg.Demo {

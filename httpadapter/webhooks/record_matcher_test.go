@@ -31,7 +31,7 @@ func TestRecordMatcher(t *testing.T) {
 	jazz := term("Jazz", music)
 	event := func(title string, cat int64, venue string) *calendar.Event {
 		in := calendar.EventInput{Title: calendar.Some(title), StartDate: calendar.Some("2026-05-01 20:00"), EndDate: calendar.Some("2026-05-01 22:00"),
-			Categories: calendar.Some([]calendar.TermRef{{ID: cat}}), Venue: calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(venue)}}})}
+			Categories: calendar.Some([]calendar.TermRef{{ID: cat}}), Venues: calendar.Some([]calendar.VenueRef{{New: &calendar.VenueInput{Name: calendar.Some(venue)}}})}
 		ev, err := cal.CreateEvent(sys, in, calendar.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
