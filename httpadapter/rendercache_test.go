@@ -72,7 +72,7 @@ func TestRenderCacheNeverStale(t *testing.T) {
 		in.Categories = calendar.Some([]calendar.TermRef{{ID: f.jazz}})
 	})
 	check("category count grew")
-	ok(e.cal.UpdateVenue(as(idAuthor), calendar.ByID(f.venue), calendar.VenueInput{Status: calendar.Some("draft")}, calendar.WriteOptions{}))
+	ok(e.cal.UpdateVenue(as(idAuthor), calendar.ByID(f.venue), calendar.VenueInput{Status: calendar.Some(calendar.StatusDraft)}, calendar.WriteOptions{}))
 	check("venue made a draft")
 	ok(e.cal.UpdateEvent(as(idAuthor), calendar.ByID(f.event), calendar.EventInput{Title: calendar.Some("Nuit jazz")}, fr))
 	check("event translated")
