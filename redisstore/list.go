@@ -130,8 +130,23 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 
 // firstTrip runs listScript for q: it returns the page when the exact
 // window path answered it (window.go), else the candidates of the narrowest
-// index.
+// index. A calendar of an older layout, which lacks some sets the window
+// path counts on, is migrated first (migrate.go).
 func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, error) {
+	for {
+		page, cands, stored, err := s.listOnce(ctx, q)
+		if err != nil || stored == "" {
+			return page, cands, err
+		}
+		if _, err := s.layoutOK(ctx, stored); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// listOnce is one run of listScript; it returns the format of a calendar
+// that must be migrated before the window path can answer.
+func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, string, error) {
 	gs := s.groups(q)
 	var keys []string
 	args := []any{0, len(gs)}
@@ -150,14 +165,19 @@ func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar
 	}
 	reply, err := listScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
-		return nil, nil, fail(ctx, "list posts", err)
+		return nil, nil, "", fail(ctx, "list posts", err)
 	}
 	if len(reply) == 3 && reply[0] == "page" {
 		page, err := windowPage(reply)
-		return page, nil, err
+		return page, nil, "", err
+	}
+	if len(reply) == 2 && reply[0] == "layout" {
+		if stored, ok := reply[1].(string); ok && stored != "" {
+			return nil, nil, stored, nil
+		}
 	}
 	if len(reply) == 0 || reply[0] != "cand" {
-		return nil, nil, fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
+		return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
 	}
 	reply = reply[1:]
 	n := 0
@@ -171,12 +191,12 @@ func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar
 		for _, v := range arr {
 			id, ok := v.(string)
 			if !ok {
-				return nil, nil, fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+				return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
 			}
 			ids = append(ids, id)
 		}
 	}
-	return nil, ids, nil
+	return nil, ids, "", nil
 }
 
 // windowPage decodes the {"page", total, records} reply of the exact window

@@ -31,8 +31,8 @@ local function window(wa)
   local a = wa
   local function arg() local v = ARGV[a]; a = a + 1; return v end
   local fk = tonumber(arg())
-  local metaKey, durKey, startKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2]
-  local k = fk + 3
+  local metaKey, durKey, startKey, formatKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3]
+  local k = fk + 4
   local function keyList(n)
     local out = {}
     for i = 1, n do out[i] = KEYS[k]; k = k + 1 end
@@ -68,7 +68,11 @@ local function window(wa)
   local anyOf = {idSet(), idSet(), idSet(), idSet()} -- venues, organizers, categories, tags
   local notVenues = idSet()
   local offset, limit, countOnly = tonumber(arg()), tonumber(arg()), arg() == '1'
-  local maxIrregular, budget = tonumber(arg()), tonumber(arg())
+  local maxIrregular, budget, accepted = tonumber(arg()), tonumber(arg()), arg()
+  -- The link and author status sets exist from layout 4 on: a calendar of
+  -- an older layout is migrated first (the Go side, then it asks again).
+  local format = redis.call('GET', formatKey)
+  if format and not string.find(accepted, ',' .. format .. ',', 1, true) then return {'layout', format} end
 
   -- Metas, as encodeMeta writes them; bad is set on anything unexpected.
   local bad = false
@@ -214,29 +218,25 @@ local function window(wa)
   if coreOK then
     for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, excl(coreLo), excl(coreHi)) end
   end
-  -- Each event decided on its meta is taken out of the count if the core
-  -- count holds it, and put back (and in the pool) if it matches.
+  -- Each event decided on its meta is taken out of the count as many times
+  -- as the core counts hold it (counted sets may overlap: an event in two
+  -- categories, an owner's future event in ev:au and ev:st), and put back
+  -- once (and in the pool) if it matches. inCore false: it is in no core.
   local seen, pool = {}, {}
   local function decide(id, inCore)
     if seen[id] then return end
     seen[id] = true
-    if inCore == nil then
-      inCore = false
-      if coreOK then
-        for _, k in ipairs(counted) do
-          local sc = redis.call('ZSCORE', k, id)
-          if sc then
-            sc = tonumber(sc)
-            inCore = sc ~= nil and sc > coreLo and sc < coreHi
-            break
-          end
-        end
+    local n = 0
+    if inCore == nil and coreOK then
+      for _, k in ipairs(counted) do
+        local sc = tonumber(redis.call('ZSCORE', k, id))
+        if sc and sc > coreLo and sc < coreHi then n = n + 1 end
       end
     end
-    if inCore then total = total - 1 end
+    total = total - n
     local m = redis.call('HGET', metaKey, id)
     if not m then
-      if inCore then bad = true end
+      if n > 0 then bad = true end
       return
     end
     local ok, sS, sN = match(id, m)
@@ -254,7 +254,7 @@ local function window(wa)
   end
   if fullLo <= fullHi then
     for _, k in ipairs(indiv) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
     end
     for _, k in ipairs(exceptions) do
       for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
