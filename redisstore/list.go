@@ -106,7 +106,7 @@ func (s *Store) confirmMetas(ctx context.Context, q *calendar.PostQuery, ids []s
 	for i, h := range window {
 		keys[i] = s.k.post(h.id)
 	}
-	if page.Records, err = fetchRecords(ctx, s, "list posts", keys, storage.DecodePost); err != nil {
+	if page.Records, err = fetchRecords(ctx, s, "list posts", keys, (*Store).decodePost); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -119,7 +119,7 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 	for i, id := range ids {
 		keys[i] = s.k.postPrefix() + id
 	}
-	recs, err := fetchRecords(ctx, s, "list posts", keys, storage.DecodePost)
+	recs, err := fetchRecords(ctx, s, "list posts", keys, (*Store).decodePost)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.
 		return nil, nil, "", fail(ctx, "list posts", err)
 	}
 	if len(reply) == 3 && reply[0] == "page" {
-		page, err := windowPage(reply)
+		page, err := s.windowPage(reply)
 		return page, nil, "", err
 	}
 	if len(reply) == 2 && reply[0] == "layout" {
@@ -201,7 +201,7 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.
 
 // windowPage decodes the {"page", total, records} reply of the exact window
 // path.
-func windowPage(reply []any) (*calendar.PostPage, error) {
+func (s *Store) windowPage(reply []any) (*calendar.PostPage, error) {
 	total, ok1 := reply[1].(int64)
 	recs, ok2 := reply[2].([]any)
 	if !ok1 || !ok2 {
@@ -213,7 +213,7 @@ func windowPage(reply []any) (*calendar.PostPage, error) {
 		if !ok {
 			return nil, fmt.Errorf("redisstore: list posts: unexpected record %T", r)
 		}
-		p, err := storage.DecodePost([]byte(raw))
+		p, err := s.decodePost([]byte(raw))
 		if err != nil {
 			return nil, fmt.Errorf("redisstore: list posts: %w", err)
 		}

@@ -21,7 +21,7 @@ func get[T any](ctx context.Context, s *Store, f *family[T], id int64) (*T, erro
 	if !found {
 		return nil, notFound(f.what, id)
 	}
-	return f.decode(raw)
+	return f.decode(s, raw)
 }
 
 // getMany reads the records of family f that exist among ids, in the order
@@ -39,7 +39,7 @@ func getMany[T any](ctx context.Context, s *Store, f *family[T], ids []int64) ([
 
 // fetchRecords reads the records at keys with fetch (one MGET, pipelined
 // batches beyond the fetch batch) and decodes those that exist, in order.
-func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string, decode func([]byte) (*T, error)) ([]*T, error) {
+func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string, decode func(*Store, []byte) (*T, error)) ([]*T, error) {
 	vals, err := s.fetch(ctx, op, keys)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string
 		if raw == nil {
 			continue // deleted, or never existed
 		}
-		rec, err := decode(raw)
+		rec, err := decode(s, raw)
 		if err != nil {
 			return nil, err
 		}
@@ -69,5 +69,5 @@ func bySlug[T any](ctx context.Context, s *Store, f *family[T], kind calendar.Ki
 	if err != nil {
 		return nil, fail(ctx, f.what+" by slug", err)
 	}
-	return f.decode([]byte(raw))
+	return f.decode(s, []byte(raw))
 }
