@@ -136,7 +136,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 		}
 		exceptions = append(exceptions, s.linkSets(calendar.KindVenue, q.NotVenueIDs)...)
 	}
-	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart(), s.k.format()}, counted...)
+	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart(), s.k.format(), s.k.evEnd()}, counted...)
 	keys = append(keys, indiv...)
 	keys = append(keys, exceptions...)
 	for _, g := range groups {

@@ -31,8 +31,8 @@ local function window(wa)
   local a = wa
   local function arg() local v = ARGV[a]; a = a + 1; return v end
   local fk = tonumber(arg())
-  local metaKey, durKey, startKey, formatKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3]
-  local k = fk + 4
+  local metaKey, durKey, startKey, formatKey, endKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3], KEYS[fk + 4]
+  local k = fk + 5
   local function keyList(n)
     local out = {}
     for i = 1, n do out[i] = KEYS[k]; k = k + 1 end
@@ -174,9 +174,9 @@ local function window(wa)
     local r = redis.call('ZRANGE', durKey, n - maxIrregular, n - maxIrregular, 'WITHSCORES')
     d0 = tonumber(r[2])
     if not d0 or d0 > 1e15 then return nil end
-    irregular = redis.call('ZRANGEBYSCORE', durKey, '(' .. fmt(d0), '+inf')
+    irregular = redis.call('ZRANGEBYSCORE', durKey, '(' .. fmt(d0), '+inf', 'WITHSCORES')
   else
-    irregular = redis.call('ZRANGE', durKey, 0, -1)
+    irregular = redis.call('ZRANGE', durKey, 0, -1, 'WITHSCORES')
   end
   -- A regular match starts in [fullLo, fullHi]; a regular event of a
   -- counted set that starts in (coreLo, coreHi) matches.
@@ -191,7 +191,7 @@ local function window(wa)
       strips = {{fullLo, fullHi}}
     end
   end
-  local work = #irregular + #exclList
+  local work = #irregular / 2 + #exclList
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, fmt(r[1]), fmt(r[2])) end
   end
@@ -245,7 +245,20 @@ local function window(wa)
       pool[#pool + 1] = {sS, sN, tonumber(id), id}
     end
   end
-  for _, id in ipairs(irregular) do decide(id, nil) end
+  -- An irregular event of finite duration has exact scores and starts
+  -- before it ends. One that starts beyond a Start bound or beyond To(End),
+  -- or ends before From(End), neither matches nor lies in a core (scores
+  -- round down to the microsecond, so a score beyond a bound's is an instant
+  -- beyond the bound), and costs two ZSCOREs instead of its meta. One that
+  -- only ends after To(End) may lie in a core: it is decided.
+  for i = 1, #irregular, 2 do
+    local id, keep = irregular[i], true
+    if irregular[i + 1] ~= 'inf' and irregular[i + 1] ~= '+inf' then
+      local s, e = tonumber(redis.call('ZSCORE', startKey, id)), tonumber(redis.call('ZSCORE', endKey, id))
+      keep = not (s and e) or s >= sa1 and s <= sa2 and s <= sc2 and e >= sc1
+    end
+    if keep then decide(id, nil) end
+  end
   for _, id in ipairs(exclList) do decide(id, nil) end
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do
