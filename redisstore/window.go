@@ -39,14 +39,33 @@ import (
 // the decided matches plus, per counted set, the first offset+limit core
 // events and their ties, sorted on the exact starts of their metas.
 //
+// Which status sets are counted depends on the query. Without link
+// restrictions they are everyone's status sets (ev:st), plus, for the
+// statuses only the owner may see (own drafts…), the owner's own sets
+// (ev:au): an author's list is counted, not decided draft by draft. A list
+// restricted to records of one link kind — a category and its descendants,
+// some tags, a venue — is counted on the status sets of each listed record
+// (evs:<link>:<id>:<status>); the owner's statuses are then individual sets.
+// Counted sets may overlap (an event in two listed categories; an owner's
+// stored future event, in ev:au and in ev:st, which is individual): a
+// decided event is taken out of the count once per counted core holding it,
+// and the events that two listed links would count twice (ev:multi) are an
+// exception set, decided one by one. So a category page costs the page plus
+// the few events above, not one decision per event of the category.
+//
 // Restrictions on links, Featured, PostParent, ExcludeHidden and Series are
-// checked on the metas too. When the events must be in some sets (Featured
-// true, PostParent, any-of links), nothing is counted: the events of the
-// smallest such union in the full range are all decided on their metas. Sets
-// whose events a restriction refuses (hidden, featured when Featured is
-// false, an excluded venue, series records, occurrences a rule owns) are
-// "exceptions": their events in the full range are decided on their metas,
-// so a core event outside them matches.
+// checked on the metas too. When the events must be in some sets and the
+// list is not one of a single link kind (Featured true, PostParent, links
+// of two kinds), nothing is counted: the events of the smallest such union
+// in the full range are all decided on their metas. Sets whose events a
+// restriction refuses (hidden, featured when Featured is false, an excluded
+// venue, series records, occurrences a rule owns) are "exceptions": their
+// events in the full range are decided on their metas, so a core event
+// outside them matches.
+//
+// Irregular events of finite duration that start beyond a Start bound or
+// To(End), or end before From(End), are ruled out on their start and end
+// scores instead of their metas.
 //
 // The work is bounded, because Lua blocks Redis while it runs and deciding
 // an event on its meta costs about 10 µs (HGET and decoding): at most
