@@ -36,29 +36,29 @@ func newDecodedCache(max int) *decodedCache {
 }
 
 // decodePost is storage.DecodePost through the cache of s.
-func (s *Store) decodePost(raw []byte) (*calendar.PostRecord, error) {
+func (s *Store) decodePost(raw string) (*calendar.PostRecord, error) {
 	return decodeVia(s.decoded, raw, func(c *decodedCache) map[string]*calendar.PostRecord { return c.posts },
 		storage.DecodePost, (*calendar.PostRecord).Clone)
 }
 
 // decodeTerm is storage.DecodeTerm through the cache of s.
-func (s *Store) decodeTerm(raw []byte) (*calendar.TermRecord, error) {
+func (s *Store) decodeTerm(raw string) (*calendar.TermRecord, error) {
 	return decodeVia(s.decoded, raw, func(c *decodedCache) map[string]*calendar.TermRecord { return c.terms },
 		storage.DecodeTerm, (*calendar.TermRecord).Clone)
 }
 
-func decodeVia[T any](c *decodedCache, raw []byte, m func(*decodedCache) map[string]*T,
+func decodeVia[T any](c *decodedCache, raw string, m func(*decodedCache) map[string]*T,
 	decode func([]byte) (*T, error), clone func(*T) *T) (*T, error) {
 	if c == nil || len(raw) > maxCachedRecord {
-		return decode(raw)
+		return decode([]byte(raw))
 	}
 	c.mu.RLock()
-	kept, ok := m(c)[string(raw)]
+	kept, ok := m(c)[raw]
 	c.mu.RUnlock()
 	if ok {
 		return clone(kept), nil
 	}
-	rec, err := decode(raw)
+	rec, err := decode([]byte(raw))
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +72,6 @@ func decodeVia[T any](c *decodedCache, raw []byte, m func(*decodedCache) map[str
 		}
 		delete(set, k)
 	}
-	set[string(raw)] = kept
+	set[raw] = kept
 	return rec, nil
 }

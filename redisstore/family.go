@@ -9,7 +9,7 @@ type family[T any] struct {
 	what   string                           // "post" or "term": in errors and op names
 	prefix func(keys) string                // prefix of the record keys: prefix+id
 	key    func(keys, int64) string         // key of record id
-	decode func(*Store, []byte) (*T, error) // storage encoding, through the decoded cache
+	decode func(*Store, string) (*T, error) // storage encoding, through the decoded cache
 }
 
 // postFamily describes events, venues and organizers.

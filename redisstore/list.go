@@ -213,7 +213,7 @@ func (s *Store) windowPage(reply []any) (*calendar.PostPage, error) {
 		if !ok {
 			return nil, fmt.Errorf("redisstore: list posts: unexpected record %T", r)
 		}
-		p, err := s.decodePost([]byte(raw))
+		p, err := s.decodePost(raw)
 		if err != nil {
 			return nil, fmt.Errorf("redisstore: list posts: %w", err)
 		}

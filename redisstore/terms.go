@@ -84,7 +84,7 @@ func (s *Store) ListTerms(ctx context.Context, tax calendar.Taxonomy) ([]*calend
 	}
 	out := make([]*calendar.TermRecord, 0, len(vals))
 	for _, v := range vals {
-		t, err := s.decodeTerm([]byte(v))
+		t, err := s.decodeTerm(v)
 		if err != nil {
 			return nil, err
 		}
