@@ -251,11 +251,23 @@ local function window(wa)
   -- round down to the microsecond, so a score beyond a bound's is an instant
   -- beyond the bound), and costs two ZSCOREs instead of its meta. One that
   -- only ends after To(End) may lie in a core: it is decided.
+  -- And a match is in a counted or individual set, or in the smallest group
+  -- when sets are not counted: an irregular event in none is not decided.
+  local holders, filter = {}, #groups == 0 or best ~= nil
+  for _, list in ipairs({counted, indiv, best or {}}) do
+    for _, k in ipairs(list) do holders[#holders + 1] = k end
+  end
   for i = 1, #irregular, 2 do
     local id, keep = irregular[i], true
     if irregular[i + 1] ~= 'inf' and irregular[i + 1] ~= '+inf' then
       local s, e = tonumber(redis.call('ZSCORE', startKey, id)), tonumber(redis.call('ZSCORE', endKey, id))
       keep = not (s and e) or s >= sa1 and s <= sa2 and s <= sc2 and e >= sc1
+    end
+    if keep and filter then
+      keep = false
+      for _, k in ipairs(holders) do
+        if redis.call('ZSCORE', k, id) then keep = true; break end
+      end
     end
     if keep then decide(id, nil) end
   end
