@@ -46,10 +46,10 @@ import (
 // restricted to records of one link kind — a category and its descendants,
 // some tags, a venue — is counted on the status sets of each listed record
 // (evs:<link>:<id>:<status>); the owner's statuses are then individual sets.
-// Counted sets may overlap (an event in two listed categories; an owner's
-// stored future event, in ev:au and in ev:st, which is individual): a
-// decided event is taken out of the count once per counted core holding it,
-// and the events that two listed links would count twice (ev:multi) are an
+// A stored status is counted or individual, never both, but counted sets
+// of several links overlap (an event in two listed categories): a decided
+// event is taken out of the count once per counted core holding it, and
+// the events that two listed links would count twice (ev:multi) are an
 // exception set, decided one by one. So a category page costs the page plus
 // the few events above, not one decision per event of the category.
 //

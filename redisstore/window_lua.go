@@ -220,8 +220,8 @@ local function window(wa)
   end
   -- Each event decided on its meta is taken out of the count as many times
   -- as the core counts hold it (counted sets may overlap: an event in two
-  -- categories, an owner's future event in ev:au and ev:st), and put back
-  -- once (and in the pool) if it matches. inCore false: it is in no core.
+  -- listed categories), and put back once (and in the pool) if it matches.
+  -- inCore false: it is in no core.
   local seen, pool = {}, {}
   local function decide(id, inCore)
     if seen[id] then return end
@@ -278,8 +278,10 @@ local function window(wa)
     end
   end
   if fullLo <= fullHi then
+    -- A status is counted or individual, never both: an event of an
+    -- individual set is in no counted one.
     for _, k in ipairs(indiv) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
     end
     for _, k in ipairs(exceptions) do
       for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
