@@ -367,10 +367,11 @@ func (s *Store) takeFault() (int, error) {
 // layoutVersion numbers the key layout of this driver (which indexes exist
 // and what they hold). It is stored with the record encoding version in the
 // calendar's format key, "<encoding>.<layout>". Layout 3 added the name and
-// UID indexes; a calendar of layout 2 gets them by a one-time migration
-// (migrate.go); any other layout is refused rather than answered from
-// indexes it does not have.
-const layoutVersion = 3
+// UID indexes, layout 4 the link and author status sets and the multi-link
+// sets (ev:multi) the window path counts on; a calendar of layout 2 or 3 gets
+// them by a one-time migration (migrate.go); any other layout is refused
+// rather than answered from indexes it does not have.
+const layoutVersion = 4
 
 // storeFormat is the value of the format key this driver writes.
 var storeFormat = formatOf(storage.FormatVersion, layoutVersion)

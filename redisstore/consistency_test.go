@@ -28,6 +28,9 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 	perKind := map[calendar.Kind]int64{}
 	var maxID int64
 	events, names, uids := 0, 0, 0
+	// Entries of the sets that only ever gain members through postEntries:
+	// their members must be exactly the records' entries, none left over.
+	exact := map[string]int{"evs:": 0, "ev:au:": 0, "ev:multi:": 0}
 	for i, raw := range vals {
 		p, err := storage.DecodePost(raw)
 		if err != nil {
@@ -45,6 +48,11 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 			t.Fatalf("post %d: meta %q (%v) does not match the record", p.ID, m, err)
 		}
 		for _, e := range s.k.postEntries(p) {
+			for pre := range exact {
+				if strings.HasPrefix(e.key, s.k.tag+pre) {
+					exact[pre]++
+				}
+			}
 			sc, err := c.ZScore(ctx, e.key, itoa(p.ID)).Result()
 			if err != nil || formatScore(sc) != e.score {
 				t.Fatalf("post %d: index %s score %v (%v), want %s", p.ID, e.key, sc, err, e.score)
@@ -72,6 +80,11 @@ func checkConsistency(t *testing.T, c redis.UniversalClient, s *Store) {
 			}
 		}
 		names += len(p.NameKeys())
+	}
+	for pre, n := range exact {
+		if got := countMembers(t, c, s.k.tag+pre+"*"); got != n {
+			t.Fatalf("%s* sets hold %d entries, the records have %d", pre, got, n)
+		}
 	}
 	if got := countMembers(t, c, s.k.tag+"pname:*"); got != names {
 		t.Fatalf("post name indexes hold %d entries, the records have %d names", got, names)

@@ -25,6 +25,11 @@
 //	{cal}:ev:venue:<id>, ev:org:<id>, ev:cat:<id>, ev:tag:<id>, ev:parent:<id>
 //	                             events linked to a venue, organizer, category,
 //	                             tag or parent event, by start
+//	{cal}:evs:<link>:<id>:<status>  the same per stored status (link is venue,
+//	                             org, cat or tag), by start
+//	{cal}:ev:multi:<link>        events linked to two or more records of one
+//	                             link kind, by start
+//	{cal}:ev:au:<author>:<status>  events of one author and stored status, by start
 //	{cal}:idx:venue, idx:organizer  venues / organizers by publication date
 //	{cal}:idx:category, idx:tag  terms of a taxonomy by id
 //	{cal}:cat:children:<id>      child categories of a category, by id
@@ -92,18 +97,24 @@
 // The format key holds "<encoding>.<layout>". A calendar of this layout with
 // an older record encoding is read as it is (storage decodes every earlier
 // encoding) and raised to the current one on the next write. A calendar of
-// layout 2, written before the name and UID indexes existed, is migrated
-// once, by the first Store that needs them (migrate.go); any other format is
-// refused with an error wrapping storage.ErrBadRecord.
+// layout 2 (written before the name and UID indexes existed) or 3 (before the
+// link, author and multi-link status sets) is migrated once, by the first
+// Store that needs them — a write, a name or UID look-up, an event list
+// (migrate.go); any other format is refused with an error wrapping
+// storage.ErrBadRecord.
 //
 // # Reads
 //
 // A get is one round trip (GET, MGET, or a script for slug lookups). An event
 // list without Search, Name or IDs is usually one: the list script counts the
-// total exactly on the start-sorted status sets, decides on their metas only
-// the few events counts cannot (those near the window's edges, unusually long
-// ones, future ones around Now, hidden ones…), and returns the total with the
-// page's records; see window.go. It gives up beyond a fixed amount of work.
+// total exactly on start-sorted status sets — everyone's, an author's own
+// (ev:au) for the statuses only the owner may see, or those of the listed
+// venues, organizers, categories or tags (evs) for a list of one link kind —,
+// decides on their metas only the few events counts cannot (those near the
+// window's edges, unusually long ones, stored future ones around Now, hidden
+// ones, events in two of the listed links…), and returns the total with the
+// page's records; see window.go. Its work grows with the page and those few
+// events, not with the matches, and it gives up beyond a fixed amount.
 // Any other list is at most three round trips: the same script picks the
 // narrowest index for the query (start or end window, status, featured,
 // venue, organizer, category, tag, parent) by counting each candidate range
@@ -116,6 +127,10 @@
 // its name index (one).
 // Candidate sets larger than the fetch batch (WithFetchBatch) take one more
 // round trip per batch.
+//
+// Records are decoded from their stored bytes through a cache keyed by those
+// bytes (WithDecodedCache): every read still fetches the record from Redis,
+// and bytes decoded before skip the decoding.
 //
 // # Contexts
 //

@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"errors"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -56,16 +55,4 @@ func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.
 		}
 	}
 	return out, nil
-}
-
-// getRaw reads one key; found is false when it does not exist.
-func (s *Store) getRaw(ctx context.Context, op, key string) (raw []byte, found bool, err error) {
-	raw, err = s.c.Get(ctx, key).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fail(ctx, op, err)
-	}
-	return raw, true, nil
 }

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,7 +56,28 @@ func (k keys) termName(kind calendar.Kind, key string) string {
 // evLink is the index of events linked to term or post id of the given kind.
 func (k keys) evLink(kind calendar.Kind, id int64) string { return k.evLinkPrefix(kind) + itoa(id) }
 
-func (k keys) evLinkPrefix(kind calendar.Kind) string {
+func (k keys) evLinkPrefix(kind calendar.Kind) string { return k.tag + "ev:" + linkName(kind) + ":" }
+
+// evLinkStatus is the index of the events of one stored status linked to
+// term or post ref of the given kind, by start: what lets the window path
+// count a category, tag, venue or organizer list instead of deciding each
+// of its events (window.go).
+func (k keys) evLinkStatus(kind calendar.Kind, ref tval, st calendar.Status) tval {
+	return cat(lit(k.tag+"evs:"+linkName(kind)+":"), ref, lit(":"+string(st)))
+}
+
+// evMulti is the index of the events linked to two or more records of kind,
+// by start: the events a list of several of those records would count twice.
+func (k keys) evMulti(kind calendar.Kind) string { return k.tag + "ev:multi:" + linkName(kind) }
+
+// evAuthor is the index of the events of one stored status by one author,
+// by start: what lets the window path count an author's own drafts.
+func (k keys) evAuthor(author int64, st calendar.Status) string {
+	return k.tag + "ev:au:" + itoa(author) + ":" + string(st)
+}
+
+// linkName names kind in the keys of the link indexes.
+func linkName(kind calendar.Kind) string {
 	var n string
 	switch kind {
 	case calendar.KindVenue:
@@ -67,11 +89,22 @@ func (k keys) evLinkPrefix(kind calendar.Kind) string {
 	case calendar.KindTag:
 		n = "tag"
 	}
-	return k.tag + "ev:" + n + ":"
+	return n
 }
 
 // linkKinds are the kinds an event links to, each with its own index.
 var linkKinds = [...]calendar.Kind{calendar.KindVenue, calendar.KindOrganizer, calendar.KindCategory, calendar.KindTag}
+
+// distinctIDs counts the distinct ids of ids (a record may repeat a link).
+func distinctIDs(ids []int64) int {
+	n := 0
+	for i, id := range ids {
+		if !slices.Contains(ids[:i], id) {
+			n++
+		}
+	}
+	return n
+}
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
@@ -128,9 +161,15 @@ func (k keys) postEnts(p *calendar.PostRecord, id tval) []zent {
 	if p.PostParent != 0 {
 		out = append(out, zent{prefixed(k.evParentPrefix(), p.PostParent), st})
 	}
+	out = append(out, zent{lit(k.evAuthor(p.Author, p.Status)), st})
 	for _, lk := range linkKinds {
-		for _, ref := range p.Links(lk) {
-			out = append(out, zent{prefixed(k.evLinkPrefix(lk), ref), st})
+		refs := p.Links(lk)
+		for _, ref := range refs {
+			out = append(out, zent{prefixed(k.evLinkPrefix(lk), ref), st},
+				zent{k.evLinkStatus(lk, refVal(ref), p.Status), st})
+		}
+		if distinctIDs(refs) > 1 {
+			out = append(out, zent{lit(k.evMulti(lk)), st})
 		}
 	}
 	return out

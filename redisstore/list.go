@@ -106,7 +106,7 @@ func (s *Store) confirmMetas(ctx context.Context, q *calendar.PostQuery, ids []s
 	for i, h := range window {
 		keys[i] = s.k.post(h.id)
 	}
-	if page.Records, err = fetchRecords(ctx, s, "list posts", keys, storage.DecodePost); err != nil {
+	if page.Records, err = fetchRecords(ctx, s, "list posts", keys, (*Store).decodePost); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -119,7 +119,7 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 	for i, id := range ids {
 		keys[i] = s.k.postPrefix() + id
 	}
-	recs, err := fetchRecords(ctx, s, "list posts", keys, storage.DecodePost)
+	recs, err := fetchRecords(ctx, s, "list posts", keys, (*Store).decodePost)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +130,23 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 
 // firstTrip runs listScript for q: it returns the page when the exact
 // window path answered it (window.go), else the candidates of the narrowest
-// index.
+// index. A calendar of an older layout, which lacks some sets the window
+// path counts on, is migrated first (migrate.go).
 func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, error) {
+	for {
+		page, cands, stored, err := s.listOnce(ctx, q)
+		if err != nil || stored == "" {
+			return page, cands, err
+		}
+		if _, err := s.layoutOK(ctx, stored); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// listOnce is one run of listScript; it returns the format of a calendar
+// that must be migrated before the window path can answer.
+func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, string, error) {
 	gs := s.groups(q)
 	var keys []string
 	args := []any{0, len(gs)}
@@ -150,14 +165,19 @@ func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar
 	}
 	reply, err := listScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
-		return nil, nil, fail(ctx, "list posts", err)
+		return nil, nil, "", fail(ctx, "list posts", err)
 	}
 	if len(reply) == 3 && reply[0] == "page" {
-		page, err := windowPage(reply)
-		return page, nil, err
+		page, err := s.windowPage(reply)
+		return page, nil, "", err
+	}
+	if len(reply) == 2 && reply[0] == "layout" {
+		if stored, ok := reply[1].(string); ok && stored != "" {
+			return nil, nil, stored, nil
+		}
 	}
 	if len(reply) == 0 || reply[0] != "cand" {
-		return nil, nil, fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
+		return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
 	}
 	reply = reply[1:]
 	n := 0
@@ -171,17 +191,17 @@ func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar
 		for _, v := range arr {
 			id, ok := v.(string)
 			if !ok {
-				return nil, nil, fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+				return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
 			}
 			ids = append(ids, id)
 		}
 	}
-	return nil, ids, nil
+	return nil, ids, "", nil
 }
 
 // windowPage decodes the {"page", total, records} reply of the exact window
 // path.
-func windowPage(reply []any) (*calendar.PostPage, error) {
+func (s *Store) windowPage(reply []any) (*calendar.PostPage, error) {
 	total, ok1 := reply[1].(int64)
 	recs, ok2 := reply[2].([]any)
 	if !ok1 || !ok2 {
@@ -193,7 +213,7 @@ func windowPage(reply []any) (*calendar.PostPage, error) {
 		if !ok {
 			return nil, fmt.Errorf("redisstore: list posts: unexpected record %T", r)
 		}
-		p, err := storage.DecodePost([]byte(raw))
+		p, err := s.decodePost(raw)
 		if err != nil {
 			return nil, fmt.Errorf("redisstore: list posts: %w", err)
 		}

@@ -15,11 +15,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// A calendar written with layout 2 (before the name and UID indexes) is
-// migrated once, by the first Store that meets it: it sets the format key to
-// migratingFormat, which every writer of either layout refuses (the older
-// driver compares the key with its own format), builds the indexes from the
-// records, and sets the key to this driver's format. A lease key marks the
+// A calendar written with layout 2 (before the name and UID indexes) or 3
+// (before the link and author status sets) is migrated once, by the first
+// Store that meets it: it sets the format key to migratingFormat, which every
+// writer of any layout refuses (an older driver compares the key with its
+// own format), adds every index entry of every record (postEntries,
+// termEntries: those it had are set again to the same score), and sets the
+// key to this driver's format. A lease key marks the
 // migration as alive; should its Store die, the lease runs out and the next
 // Store that meets the calendar starts again (building an index entry twice
 // is harmless, and nothing else changed the records meanwhile). Stores that
@@ -32,20 +34,20 @@ const (
 )
 
 // migratable reports whether a calendar of format stored can be migrated to
-// this layout: layout 2 with a record encoding storage decodes.
+// this layout: layout 2 or 3 with a record encoding storage decodes.
 func migratable(stored string) bool {
 	enc, layout, ok := strings.Cut(stored, ".")
 	e, err1 := strconv.Atoi(enc)
 	l, err2 := strconv.Atoi(layout)
-	return ok && err1 == nil && err2 == nil && l == 2 && e >= 1 && e <= storage.FormatVersion
+	return ok && err1 == nil && err2 == nil && (l == 2 || l == 3) && e >= 1 && e <= storage.FormatVersion
 }
 
 func acceptedFormat(stored string) bool {
 	return stored == "" || strings.Contains(acceptedFormats, ","+stored+",")
 }
 
-// layoutOK reports whether a read that saw format stored may trust the name
-// and UID indexes; when the calendar needs migrating it migrates it (or waits
+// layoutOK reports whether a read that saw format stored may trust the
+// indexes of this layout; when the calendar needs migrating it migrates it (or waits
 // for the Store doing so) and returns false, so that the caller reads again.
 func (s *Store) layoutOK(ctx context.Context, stored string) (bool, error) {
 	if acceptedFormat(stored) {
@@ -65,7 +67,7 @@ func (s *Store) upgrade(ctx context.Context, stored string) error {
 			return nil
 		}
 		if stored != migratingFormat && !migratable(stored) {
-			return fmt.Errorf("redisstore: calendar stored with format %s; this driver writes %s (encoding.layout) and migrates layout 2 only: %w",
+			return fmt.Errorf("redisstore: calendar stored with format %s; this driver writes %s (encoding.layout) and migrates layouts 2 and 3 only: %w",
 				stored, storeFormat, storage.ErrBadRecord)
 		}
 		var b [12]byte
@@ -100,7 +102,7 @@ func (s *Store) upgrade(ctx context.Context, stored string) error {
 	}
 }
 
-// migrate builds the name and UID indexes of every record, then sets the
+// migrate adds every index entry and UID of every record, then sets the
 // format, provided the lease token is still this Store's.
 func (s *Store) migrate(ctx context.Context, token string) error {
 	sets := []struct {
@@ -135,25 +137,26 @@ func (s *Store) migrate(ctx context.Context, token string) error {
 				if raw == nil {
 					continue
 				}
+				var member string
+				var entries []zentry
 				if set.post {
 					p, err := storage.DecodePost(raw)
 					if err != nil {
 						return err
 					}
-					for _, key := range p.NameKeys() {
-						pipe.ZAdd(ctx, s.k.postName(p.Kind, key), redis.Z{Score: float64(p.ID), Member: itoa(p.ID)})
-					}
+					member, entries = itoa(p.ID), s.k.postEntries(p)
 					if p.UID != "" {
-						pipe.HSetNX(ctx, s.k.uids(p.Kind), p.UID, itoa(p.ID))
+						pipe.HSetNX(ctx, s.k.uids(p.Kind), p.UID, member)
 					}
-					continue
+				} else {
+					t, err := storage.DecodeTerm(raw)
+					if err != nil {
+						return err
+					}
+					member, entries = itoa(t.ID), s.k.termEntries(t)
 				}
-				t, err := storage.DecodeTerm(raw)
-				if err != nil {
-					return err
-				}
-				for _, key := range t.NameKeys() {
-					pipe.ZAdd(ctx, s.k.termName(t.Taxonomy.Kind(), key), redis.Z{Score: float64(t.Parent), Member: itoa(t.ID)})
+				for _, e := range entries {
+					pipe.Do(ctx, "ZADD", e.key, e.score, member)
 				}
 			}
 			renew := renewMigrationScript.Eval(ctx, pipe, []string{s.k.migrating()}, token, migrationLease.Milliseconds())

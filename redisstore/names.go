@@ -25,7 +25,7 @@ func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name str
 	}
 	out := make([]*calendar.TermRecord, 0, len(vals))
 	for _, v := range vals {
-		t, err := storage.DecodeTerm([]byte(v))
+		t, err := s.decodeTerm(v)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 		if res[1] == "" {
 			return nil, fmt.Errorf("redisstore: %v with uid %q: %w", kind, uid, calendar.ErrNotFound)
 		}
-		return storage.DecodePost([]byte(res[1]))
+		return s.decodePost(res[1])
 	}
 }
 
@@ -97,7 +97,7 @@ func (s *Store) listByName(ctx context.Context, q *calendar.PostQuery, key strin
 	}
 	matches := make([]*calendar.PostRecord, 0, len(vals))
 	for _, v := range vals {
-		p, err := storage.DecodePost([]byte(v))
+		p, err := s.decodePost(v)
 		if err != nil {
 			return nil, err
 		}

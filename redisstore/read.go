@@ -14,14 +14,14 @@ func get[T any](ctx context.Context, s *Store, f *family[T], id int64) (*T, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	raw, found, err := s.getRaw(ctx, "get "+f.what, f.key(s.k, id))
-	if err != nil {
-		return nil, err
-	}
-	if !found {
+	raw, err := s.c.Get(ctx, f.key(s.k, id)).Result()
+	if errors.Is(err, redis.Nil) {
 		return nil, notFound(f.what, id)
 	}
-	return f.decode(raw)
+	if err != nil {
+		return nil, fail(ctx, "get "+f.what, err)
+	}
+	return f.decode(s, raw)
 }
 
 // getMany reads the records of family f that exist among ids, in the order
@@ -39,17 +39,20 @@ func getMany[T any](ctx context.Context, s *Store, f *family[T], ids []int64) ([
 
 // fetchRecords reads the records at keys with fetch (one MGET, pipelined
 // batches beyond the fetch batch) and decodes those that exist, in order.
-func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string, decode func([]byte) (*T, error)) ([]*T, error) {
-	vals, err := s.fetch(ctx, op, keys)
+func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string, decode func(*Store, string) (*T, error)) ([]*T, error) {
+	vals, err := s.batched(ctx, op, len(keys), func(c redis.Cmdable, lo, hi int) *redis.SliceCmd {
+		return c.MGet(ctx, keys[lo:hi]...)
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*T, 0, len(vals))
-	for _, raw := range vals {
-		if raw == nil {
+	for _, v := range vals {
+		raw, ok := v.(string)
+		if !ok {
 			continue // deleted, or never existed
 		}
-		rec, err := decode(raw)
+		rec, err := decode(s, raw)
 		if err != nil {
 			return nil, err
 		}
@@ -69,5 +72,5 @@ func bySlug[T any](ctx context.Context, s *Store, f *family[T], kind calendar.Ki
 	if err != nil {
 		return nil, fail(ctx, f.what+" by slug", err)
 	}
-	return f.decode([]byte(raw))
+	return f.decode(s, raw)
 }

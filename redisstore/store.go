@@ -35,6 +35,8 @@ type Store struct {
 	// exercise the fallback, or set noWindow to force the candidate path.
 	maxIrregular, windowBudget int
 	noWindow                   bool
+	// decoded keeps decoded records by their bytes (decoded.go); nil: off.
+	decoded *decodedCache
 	// retention bounds the change log (changes.go).
 	retention calendar.ChangeRetention
 	// fault is the failure FailApplyAfter (defined in tests) injects into
@@ -78,6 +80,20 @@ func WithFetchBatch(n int) Option {
 	}
 }
 
+// WithDecodedCache sets how many decoded records the Store keeps, keyed by
+// their encoded bytes (default DefaultDecodedCache; 0 turns it off). Reads
+// still fetch every record from Redis, so they see every write; the cache
+// only skips decoding bytes it decoded before.
+func WithDecodedCache(n int) Option {
+	return func(s *Store) error {
+		if n < 0 {
+			return errors.New("redisstore: decoded cache size must not be negative")
+		}
+		s.decoded = newDecodedCache(n)
+		return nil
+	}
+}
+
 // New returns a Store on client. It does not contact the server: the first
 // operation does, and a server that is down yields errors wrapping
 // calendar.ErrUnavailable until it is back. The caller keeps ownership of
@@ -87,7 +103,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 		return nil, errors.New("redisstore: nil client")
 	}
 	s := &Store{c: client, k: newKeys(DefaultPrefix), batch: DefaultFetchBatch,
-		maxIrregular: maxIrregular, windowBudget: windowBudget}
+		maxIrregular: maxIrregular, windowBudget: windowBudget, decoded: newDecodedCache(DefaultDecodedCache)}
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, err

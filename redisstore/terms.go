@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/eventcal/eventcal/calendar"
-	"github.com/eventcal/eventcal/storage"
 )
 
 // CreateTerm stores a new term: a one-step Apply.
@@ -85,7 +84,7 @@ func (s *Store) ListTerms(ctx context.Context, tax calendar.Taxonomy) ([]*calend
 	}
 	out := make([]*calendar.TermRecord, 0, len(vals))
 	for _, v := range vals {
-		t, err := storage.DecodeTerm([]byte(v))
+		t, err := s.decodeTerm(v)
 		if err != nil {
 			return nil, err
 		}

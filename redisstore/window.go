@@ -39,14 +39,33 @@ import (
 // the decided matches plus, per counted set, the first offset+limit core
 // events and their ties, sorted on the exact starts of their metas.
 //
+// Which status sets are counted depends on the query. Without link
+// restrictions they are everyone's status sets (ev:st), plus, for the
+// statuses only the owner may see (own drafts…), the owner's own sets
+// (ev:au): an author's list is counted, not decided draft by draft. A list
+// restricted to records of one link kind — a category and its descendants,
+// some tags, a venue — is counted on the status sets of each listed record
+// (evs:<link>:<id>:<status>); the owner's statuses are then individual sets.
+// A stored status is counted or individual, never both, but counted sets
+// of several links overlap (an event in two listed categories): a decided
+// event is taken out of the count once per counted core holding it, and
+// the events that two listed links would count twice (ev:multi) are an
+// exception set, decided one by one. So a category page costs the page plus
+// the few events above, not one decision per event of the category.
+//
 // Restrictions on links, Featured, PostParent, ExcludeHidden and Series are
-// checked on the metas too. When the events must be in some sets (Featured
-// true, PostParent, any-of links), nothing is counted: the events of the
-// smallest such union in the full range are all decided on their metas. Sets
-// whose events a restriction refuses (hidden, featured when Featured is
-// false, an excluded venue, series records, occurrences a rule owns) are
-// "exceptions": their events in the full range are decided on their metas,
-// so a core event outside them matches.
+// checked on the metas too. When the events must be in some sets and the
+// list is not one of a single link kind (Featured true, PostParent, links
+// of two kinds), nothing is counted: the events of the smallest such union
+// in the full range are all decided on their metas. Sets whose events a
+// restriction refuses (hidden, featured when Featured is false, an excluded
+// venue, series records, occurrences a rule owns) are "exceptions": their
+// events in the full range are decided on their metas, so a core event
+// outside them matches.
+//
+// Irregular events of finite duration that start beyond a Start bound or
+// To(End), or end before From(End), are ruled out on their start and end
+// scores instead of their metas.
 //
 // The work is bounded, because Lua blocks Redis while it runs and deciding
 // an event on its meta costs about 10 µs (HGET and decoding): at most
@@ -83,8 +102,6 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 	if sec := q.Now.Unix(); sec > 1<<50 || sec < -1<<50 {
 		return nil, nil, false
 	}
-	counted, indiv := s.statusSets(q.Visible)
-	var exceptions []string
 	var groups [][]string
 	if q.Featured != nil && *q.Featured {
 		groups = append(groups, []string{s.k.evFeatured()})
@@ -92,19 +109,38 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 	if q.PostParent != 0 {
 		groups = append(groups, []string{s.k.evParent(q.PostParent)})
 	}
+	// A list of one link kind (a category and its children, some tags, a
+	// venue…) is counted on the sets of those links by status; lists of
+	// several link kinds, featured events or a parent's children take the
+	// smallest group of sets instead and decide its events one by one.
+	linkKind, linkIDs, linkGroups := calendar.Kind(0), []int64(nil), 0
 	for i, kind := range linkKinds {
 		if g := s.linkSets(kind, lists[i]); len(g) > 0 {
 			groups = append(groups, g)
+			linkKind, linkIDs = kind, lists[i]
+			linkGroups++
 		}
 	}
-	if len(groups) > 0 {
+	byLink := len(groups) == 1 && linkGroups == 1
+	var counted, indiv, exceptions []string
+	if len(groups) > 0 && !byLink {
 		// An event must be in one set of each group: the smallest group
 		// gives the events to decide, and nothing is counted.
 		if !q.Visible.IsZero() {
-			groups = append(groups, append(counted, indiv...))
+			c, i := s.statusKeys(q.Visible, false, 0, nil)
+			groups = append(groups, append(c, i...))
 		}
-		counted, indiv = nil, nil
 	} else {
+		if byLink {
+			groups = nil
+			counted, indiv = s.statusKeys(q.Visible, false, linkKind, linkIDs)
+			if distinctIDs(linkIDs) > 1 {
+				// An event in two of the sets is counted twice: decide it.
+				exceptions = append(exceptions, s.k.evMulti(linkKind))
+			}
+		} else {
+			counted, indiv = s.statusKeys(q.Visible, true, 0, nil)
+		}
 		if q.ExcludeHidden {
 			exceptions = append(exceptions, s.k.evHidden())
 		}
@@ -119,7 +155,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 		}
 		exceptions = append(exceptions, s.linkSets(calendar.KindVenue, q.NotVenueIDs)...)
 	}
-	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart()}, counted...)
+	keys = append([]string{s.k.meta(), s.k.evDur(), s.k.evStart(), s.k.format(), s.k.evEnd()}, counted...)
 	keys = append(keys, indiv...)
 	keys = append(keys, exceptions...)
 	for _, g := range groups {
@@ -170,7 +206,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 			args = append(args, id)
 		}
 	}
-	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget)
+	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget, acceptedFormats)
 	return keys, args, true
 }
 
@@ -185,36 +221,86 @@ func (s *Store) linkSets(kind calendar.Kind, ids []int64) []string {
 	return out
 }
 
-// statusSets splits the start-sorted status sets a visibility can match in:
-// counted sets, every event of which has an allowed effective status, and
-// individual sets, whose events are allowed or not depending on their date
-// (stored future: published once its date passed) or their author.
-func (s *Store) statusSets(v calendar.Visibility) (counted, indiv []string) {
+// statusKeys returns the keys of the counted and individual status sets of
+// visibility v (statusSets): everyone's (ev:st, or ev:start when v restricts
+// nothing), or, when links are given, those of each link (evs, or the link
+// sets themselves when v restricts nothing).
+func (s *Store) statusKeys(v calendar.Visibility, byAuthor bool, kind calendar.Kind, links []int64) (counted, indiv []string) {
 	if v.IsZero() {
-		return []string{s.k.evStart()}, nil
+		if links == nil {
+			return []string{s.k.evStart()}, nil
+		}
+		return s.linkSets(kind, links), nil
 	}
-	allowed := func(st calendar.Status) bool { return slices.Contains(v.Statuses, st) }
-	stored := slices.Clone(v.Statuses)
-	if v.Owner != 0 {
-		stored = append(stored, v.OwnStatuses...)
+	cs, is := statusSets(v, byAuthor)
+	name := func(out []string, set sset) []string {
+		switch {
+		case set.author != 0:
+			return append(out, s.k.evAuthor(set.author, set.st))
+		case links == nil:
+			return append(out, s.k.evStatus(set.st))
+		}
+		for _, id := range links {
+			if k := s.k.evLinkStatus(kind, lit(itoa(id)), set.st).String(); !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+		return out
 	}
-	if slices.Contains(stored, calendar.StatusPublish) {
-		stored = append(stored, calendar.StatusFuture)
+	for _, set := range cs {
+		counted = name(counted, set)
 	}
+	for _, set := range is {
+		indiv = name(indiv, set)
+	}
+	return counted, indiv
+}
+
+// sset names a start-sorted status set: the events of stored status st,
+// by author when author is non-zero (ev:au), else by everyone (ev:st, or
+// evs when the window path counts a link list).
+type sset struct {
+	st     calendar.Status
+	author int64
+}
+
+// statusSets splits the stored statuses a visibility can match in: counted
+// sets, every event of which has an allowed effective status, and
+// individual sets, whose events are allowed or not depending on their date
+// (stored future: published once its date passed) or their author. With
+// byAuthor, a status only the owner may see is counted on the owner's own
+// set; else the owner's events are found among everyone's, individually.
+func statusSets(v calendar.Visibility, byAuthor bool) (counted, indiv []sset) {
+	in := func(list []calendar.Status, st calendar.Status) bool { return slices.Contains(list, st) }
+	everyone := func(st calendar.Status) bool { return in(v.Statuses, st) }
+	owner := func(st calendar.Status) bool { return everyone(st) || v.Owner != 0 && in(v.OwnStatuses, st) }
+	// all: every event of stored status st is allowed by allowed; any: some
+	// may be (a stored future event reads as published once its date passed).
+	all := func(allowed func(calendar.Status) bool, st calendar.Status) bool {
+		return allowed(st) && (st != calendar.StatusFuture || allowed(calendar.StatusPublish))
+	}
+	anyOf := func(allowed func(calendar.Status) bool, st calendar.Status) bool {
+		return allowed(st) || st == calendar.StatusFuture && allowed(calendar.StatusPublish)
+	}
+	stored := slices.Concat(v.Statuses, v.OwnStatuses, []calendar.Status{calendar.StatusPublish, calendar.StatusFuture})
 	var done []calendar.Status
 	for _, st := range stored {
 		if slices.Contains(done, st) {
 			continue
 		}
 		done = append(done, st)
-		all := allowed(st)
-		if st == calendar.StatusFuture {
-			all = allowed(calendar.StatusFuture) && allowed(calendar.StatusPublish)
-		}
-		if all {
-			counted = append(counted, s.k.evStatus(st))
-		} else {
-			indiv = append(indiv, s.k.evStatus(st))
+		switch {
+		case all(everyone, st):
+			counted = append(counted, sset{st: st})
+		case anyOf(everyone, st):
+			indiv = append(indiv, sset{st: st})
+		case v.Owner == 0 || !anyOf(owner, st):
+		case !byAuthor:
+			indiv = append(indiv, sset{st: st})
+		case all(owner, st):
+			counted = append(counted, sset{st: st, author: v.Owner})
+		default:
+			indiv = append(indiv, sset{st: st, author: v.Owner})
 		}
 	}
 	return counted, indiv

@@ -31,8 +31,8 @@ local function window(wa)
   local a = wa
   local function arg() local v = ARGV[a]; a = a + 1; return v end
   local fk = tonumber(arg())
-  local metaKey, durKey, startKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2]
-  local k = fk + 3
+  local metaKey, durKey, startKey, formatKey, endKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3], KEYS[fk + 4]
+  local k = fk + 5
   local function keyList(n)
     local out = {}
     for i = 1, n do out[i] = KEYS[k]; k = k + 1 end
@@ -68,7 +68,11 @@ local function window(wa)
   local anyOf = {idSet(), idSet(), idSet(), idSet()} -- venues, organizers, categories, tags
   local notVenues = idSet()
   local offset, limit, countOnly = tonumber(arg()), tonumber(arg()), arg() == '1'
-  local maxIrregular, budget = tonumber(arg()), tonumber(arg())
+  local maxIrregular, budget, accepted = tonumber(arg()), tonumber(arg()), arg()
+  -- The link and author status sets exist from layout 4 on: a calendar of
+  -- an older layout is migrated first (the Go side, then it asks again).
+  local format = redis.call('GET', formatKey)
+  if format and not string.find(accepted, ',' .. format .. ',', 1, true) then return {'layout', format} end
 
   -- Metas, as encodeMeta writes them; bad is set on anything unexpected.
   local bad = false
@@ -170,9 +174,9 @@ local function window(wa)
     local r = redis.call('ZRANGE', durKey, n - maxIrregular, n - maxIrregular, 'WITHSCORES')
     d0 = tonumber(r[2])
     if not d0 or d0 > 1e15 then return nil end
-    irregular = redis.call('ZRANGEBYSCORE', durKey, '(' .. fmt(d0), '+inf')
+    irregular = redis.call('ZRANGEBYSCORE', durKey, '(' .. fmt(d0), '+inf', 'WITHSCORES')
   else
-    irregular = redis.call('ZRANGE', durKey, 0, -1)
+    irregular = redis.call('ZRANGE', durKey, 0, -1, 'WITHSCORES')
   end
   -- A regular match starts in [fullLo, fullHi]; a regular event of a
   -- counted set that starts in (coreLo, coreHi) matches.
@@ -187,7 +191,7 @@ local function window(wa)
       strips = {{fullLo, fullHi}}
     end
   end
-  local work = #irregular + #exclList
+  local work = #irregular / 2 + #exclList
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, fmt(r[1]), fmt(r[2])) end
   end
@@ -214,29 +218,25 @@ local function window(wa)
   if coreOK then
     for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, excl(coreLo), excl(coreHi)) end
   end
-  -- Each event decided on its meta is taken out of the count if the core
-  -- count holds it, and put back (and in the pool) if it matches.
+  -- Each event decided on its meta is taken out of the count as many times
+  -- as the core counts hold it (counted sets may overlap: an event in two
+  -- listed categories), and put back once (and in the pool) if it matches.
+  -- inCore false: it is in no core.
   local seen, pool = {}, {}
   local function decide(id, inCore)
     if seen[id] then return end
     seen[id] = true
-    if inCore == nil then
-      inCore = false
-      if coreOK then
-        for _, k in ipairs(counted) do
-          local sc = redis.call('ZSCORE', k, id)
-          if sc then
-            sc = tonumber(sc)
-            inCore = sc ~= nil and sc > coreLo and sc < coreHi
-            break
-          end
-        end
+    local n = 0
+    if inCore == nil and coreOK then
+      for _, k in ipairs(counted) do
+        local sc = tonumber(redis.call('ZSCORE', k, id))
+        if sc and sc > coreLo and sc < coreHi then n = n + 1 end
       end
     end
-    if inCore then total = total - 1 end
+    total = total - n
     local m = redis.call('HGET', metaKey, id)
     if not m then
-      if inCore then bad = true end
+      if n > 0 then bad = true end
       return
     end
     local ok, sS, sN = match(id, m)
@@ -245,7 +245,32 @@ local function window(wa)
       pool[#pool + 1] = {sS, sN, tonumber(id), id}
     end
   end
-  for _, id in ipairs(irregular) do decide(id, nil) end
+  -- An irregular event of finite duration has exact scores and starts
+  -- before it ends. One that starts beyond a Start bound or beyond To(End),
+  -- or ends before From(End), neither matches nor lies in a core (scores
+  -- round down to the microsecond, so a score beyond a bound's is an instant
+  -- beyond the bound), and costs two ZSCOREs instead of its meta. One that
+  -- only ends after To(End) may lie in a core: it is decided.
+  -- And a match is in a counted or individual set, or in the smallest group
+  -- when sets are not counted: an irregular event in none is not decided.
+  local holders, filter = {}, #groups == 0 or best ~= nil
+  for _, list in ipairs({counted, indiv, best or {}}) do
+    for _, k in ipairs(list) do holders[#holders + 1] = k end
+  end
+  for i = 1, #irregular, 2 do
+    local id, keep = irregular[i], true
+    if irregular[i + 1] ~= 'inf' and irregular[i + 1] ~= '+inf' then
+      local s, e = tonumber(redis.call('ZSCORE', startKey, id)), tonumber(redis.call('ZSCORE', endKey, id))
+      keep = not (s and e) or s >= sa1 and s <= sa2 and s <= sc2 and e >= sc1
+    end
+    if keep and filter then
+      keep = false
+      for _, k in ipairs(holders) do
+        if redis.call('ZSCORE', k, id) then keep = true; break end
+      end
+    end
+    if keep then decide(id, nil) end
+  end
   for _, id in ipairs(exclList) do decide(id, nil) end
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do
@@ -253,6 +278,8 @@ local function window(wa)
     end
   end
   if fullLo <= fullHi then
+    -- A status is counted or individual, never both: an event of an
+    -- individual set is in no counted one.
     for _, k in ipairs(indiv) do
       for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
     end

@@ -162,7 +162,7 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 			q.Featured = &f
 		}
 		q.Series = calendar.StoredSeries(rng.IntN(3))
-		switch rng.IntN(12) {
+		switch rng.IntN(14) {
 		case 0:
 			q.Kind = calendar.KindVenue
 		case 1:
@@ -177,6 +177,10 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 			q.CategoryIDs = someOf(rng, cats)
 		case 6:
 			q.Search = []string{"e1"}
+		case 7:
+			q.TagIDs = someOf(rng, tags)
+		case 8:
+			q.OrganizerIDs = someOf(rng, orgs)
 		}
 		if !q.Start.Empty() && !q.End.Empty() && q.Kind == calendar.KindEvent {
 			if page, _, err := fast.firstTrip(ctx, &q); err != nil {

@@ -22,7 +22,7 @@ type conformanceTest struct {
 func Run(t *testing.T, newRepo Factory) {
 	groups := [][]conformanceTest{
 		crudTests, slugTests, versionTests, deleteTests, writeTests, nameTests,
-		listTests, countTests, isolationTests, contextTests, consistencyTests,
+		listTests, countTests, linkListTests, isolationTests, contextTests, consistencyTests,
 		changeTests, seriesTests,
 	}
 	for _, group := range groups {
