@@ -48,8 +48,11 @@ const (
 )
 
 // countShifts are the bucket widths of the count levels, as shifts of the
-// TimeKey (Unix nanoseconds): 2^46 ns is about 19.5 hours, 2^58 ns 9 years.
-var countShifts = [...]uint{46, 50, 54, 58}
+// TimeKey (Unix nanoseconds): 2^42 ns is about 73 minutes, 2^58 ns 9 years.
+// The smallest width bounds the partial buckets a total scans at its
+// bounds, so it is small enough that they hold a few events even in a
+// crowded calendar.
+var countShifts = [...]uint{42, 46, 50, 54, 58}
 
 const countFan = 4 // log2 of the buckets of a level per bucket of the next
 
@@ -113,7 +116,11 @@ func countKeys(p *calendar.PostRecord) [][]byte {
 	}{{axisStart, p.Start}, {axisEnd, p.End}} {
 		u := timeU64(ax.t)
 		for _, scope := range countScopes(p) {
-			for _, owner := range [][]byte{ownerAll(), ownerKey(p.Author)} {
+			owners := [][]byte{ownerAll(), ownerKey(p.Author)}
+			if p.Status == calendar.StatusPublish {
+				owners = owners[:1]
+			}
+			for _, owner := range owners {
 				for lv, sh := range countShifts {
 					k := countPrefix(ax.axis, scope, owner, lv)
 					k = binary.BigEndian.AppendUint64(k, u>>sh)
@@ -251,6 +258,9 @@ func (l *lister) newCounter() (*counter, bool) {
 	if v.Owner != 0 {
 		for _, st := range v.OwnStatuses {
 			if !slices.Contains(v.Statuses, st) {
+				if st == calendar.StatusPublish {
+					return nil, false // published events have no owner keys
+				}
 				c.owner = true
 			}
 		}
@@ -428,7 +438,7 @@ func (c *counter) axis(axis byte, r calendar.TimeRange) (int, error) {
 		}
 		return r.Contains(p.End)
 	}
-	const maxBucket = ^uint64(0) >> 46
+	maxBucket := ^uint64(0) >> sh
 	first, last := uint64(0), maxBucket
 	n := 0
 	lo, hi := timeU64(r.From), timeU64(r.To)

@@ -64,7 +64,10 @@ func countShapeQuery(rng *rand.Rand, d *dataset, all []*calendar.PostRecord) *ca
 		{Statuses: []calendar.Status{calendar.StatusPublish}, Owner: int64(1 + rng.IntN(3)),
 			OwnStatuses: []calendar.Status{calendar.StatusFuture, calendar.StatusDraft, calendar.StatusPending, calendar.StatusPrivate}},
 		{Statuses: []calendar.Status{calendar.StatusPublish, calendar.StatusFuture, calendar.StatusDraft, calendar.StatusPending, calendar.StatusPrivate}},
-	}[rng.IntN(4)]
+		{Statuses: []calendar.Status{calendar.StatusTrash}, Owner: int64(1 + rng.IntN(3)), OwnStatuses: []calendar.Status{calendar.StatusDraft}},
+		// Published events as the caller's own only: counted match by match.
+		{Statuses: []calendar.Status{calendar.StatusPrivate}, Owner: int64(1 + rng.IntN(3)), OwnStatuses: []calendar.Status{calendar.StatusPublish}},
+	}[rng.IntN(6)]
 	q := &calendar.PostQuery{
 		Kind: calendar.KindEvent, Visible: vis, ExcludeHidden: rng.IntN(2) == 0,
 		Series: []calendar.StoredSeries{calendar.SeriesAny, calendar.SeriesHideTemplates}[rng.IntN(2)],
@@ -139,7 +142,8 @@ func TestCountTotalsMatchBruteForce(t *testing.T) {
 			}
 			if !ok {
 				edgesMeet := q.Start.To.Equal(q.End.From) && q.Start.ToExclusive && q.End.FromExclusive
-				if q.Start.IsZero() || q.End.IsZero() || !q.Start.To.Before(q.End.From) && !edgesMeet {
+				ownPublished := slices.Contains(q.Visible.OwnStatuses, calendar.StatusPublish)
+				if !ownPublished && (q.Start.IsZero() || q.End.IsZero() || !q.Start.To.Before(q.End.From) && !edgesMeet) {
 					t.Fatalf("round %d query %d: counts do not answer %+v", round, i, q)
 				}
 				continue // starting before it may end: not a shape the counts take
@@ -162,7 +166,7 @@ func TestCountTotalsMatchBruteForce(t *testing.T) {
 				t.Fatalf("round %d query %d: page %d records of %d, want %d of %d", round, i, len(page.Records), page.Total, len(want), len(matches))
 			}
 		}
-		if counted < 150 {
+		if counted < 120 {
 			t.Fatalf("round %d: only %d of 400 queries had a non-zero counted total", round, counted)
 		}
 	}
