@@ -14,13 +14,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// BenchmarkShared runs the shared benchmarks. The factory opens the file
+// BenchmarkRepository runs the shared benchmarks. The factory opens the file
 // WithNoSync so that seeding 100,000 events takes seconds rather than many
 // minutes of fsyncs; that also makes the Create and Update figures those of
 // unsynced writes (see BenchmarkCreateDurable for the durable cost). When a
 // size is done, it logs the file size and the time a fresh Open of that file
 // and a first read take.
-func BenchmarkShared(b *testing.B) {
+func BenchmarkRepository(b *testing.B) {
 	storagetest.Bench(b, func(tb testing.TB) calendar.Repository {
 		path := filepath.Join(tb.TempDir(), "bench.db")
 		s, err := Open(path, WithNoSync())

@@ -18,7 +18,8 @@ var ErrInconsistent = errors.New("boltstore: inconsistent store")
 // file is consistent: the version stamp is known; every record decodes, sits
 // under its own id and below its sequence; every index entry a record implies
 // (slug, order with its summary, end, featured, links, parent, names with
-// their summaries or parents, UID) is present
+// their summaries or parents, UID, scheduled and odd-ended events, event
+// counts) is present
 // with the right value; and no index holds an entry that no record implies.
 // It reads the whole file, so it is for tests, tools and after-crash checks,
 // not for the request path. It returns nil or an error wrapping
@@ -67,6 +68,7 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 	postSeq, _ := readU64(tx.Bucket(bSeq).Get(kPostSeq))
 	maxDur := maxDuration(tx)
 	var odd uint64
+	counts := map[string]uint64{} // event_counts, summed from the records
 	n := 0
 	err := tx.Bucket(bPosts).ForEach(func(k, v []byte) error {
 		if n++; n%256 == 0 {
@@ -105,10 +107,16 @@ func check(ctx context.Context, tx *bolt.Tx) error {
 		for _, e := range postEntries(p) {
 			expect(e.bucket, e.key, e.value)
 		}
+		for _, k := range countKeys(p) {
+			counts[string(k)]++
+		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	for k, c := range counts {
+		expect(bEventCounts, []byte(k), u64(c))
 	}
 	if stored := oddEnds(tx); stored != odd {
 		report("%d events end before they start, the stored count says %d", odd, stored)

@@ -39,6 +39,9 @@
 //	post_names       kind ‖ len ‖ name key ‖ id → summary (venues and organizers)
 //	term_names       kind ‖ len ‖ name key ‖ id → parent id
 //	post_uids        kind ‖ UID → id
+//	event_future     id → summary, scheduled (future) events only
+//	event_odd        id → summary, events ending before they start (or never)
+//	event_counts     axis ‖ scope ‖ owner ‖ level ‖ bucket ‖ class → count
 //
 // Name keys are calendar.NameKey of every language's title or name, so the
 // holders of one name are one cursor range in id order: an ensure walks it
@@ -56,7 +59,29 @@
 // same summary, so a list that comes in by any of them confirms candidates
 // and sorts them into list order without a lookup; a list decodes only the
 // records of its page, unless it filters on text or on links other than the
-// one it came in by.
+// one it came in by; link restrictions are checked with one lookup per
+// linked id in the reverse link buckets, not on the record.
+//
+// # Totals
+//
+// An event list's total is exact for every caller, yet does not visit every
+// match: event_counts holds, maintained in the same transaction as the
+// records, how many events fall in each time bucket, by Start (axis 'S')
+// and by End ('E'); for every event and for each category and tag (scope);
+// for every author together and, for statuses other than published, per
+// author (owner); and per class (status, hidden, series record). Buckets
+// are the high bits of the TimeKey at five levels, each 16 times the one
+// below, from about 73 minutes to 9 years. A range sums at most 2×15
+// buckets per level and scans the two partial 73-minute buckets at its
+// bounds. A window bounded on one side by Start and on the other by End is
+// #(S in range) − #(E out of range) + #(both out), the last term holding
+// only events near the bounds and those ending before they start
+// (event_odd). Scheduled events, whose status depends on the query's Now,
+// are not counted but matched one by one from event_future. The totals of
+// every shape the calendar asks (the default window, a week, a Start or End
+// range, count only, one category or tag, any visibility) come from the
+// counts; any other query counts its matches. When the total is known the
+// walk over post_order stops at the end of the page.
 //
 // Reads keep recently decoded posts in a small cache (WithCacheSize) that
 // is checked against the stored bytes on every hit, so it never serves a
@@ -65,9 +90,10 @@
 // # Files
 //
 // The meta bucket records storage.FormatVersion and this package's layout
-// version. Open migrates a file of layout 1 in its opening transaction
+// version. Open migrates a file of layout 1 or 2 in its opening transaction
 // (records rewritten in the current format, name and UID indexes built from
-// them; a failure leaves the file untouched) and refuses a file written by
+// them for layout 1, counts and the scheduled and odd-ended event indexes
+// for both; a failure leaves the file untouched) and refuses a file written by
 // any other version (ErrIncompatible) rather than misreading it. bbolt locks the file: a second Open of a file in
 // use, from this or another process, fails after the WithTimeout delay with
 // an error wrapping ErrLocked. Backup writes a consistent copy of a live

@@ -35,7 +35,7 @@ var (
 var allBuckets = [][]byte{
 	bSeq, bPosts, bTerms, bPostSlugs, bTermSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
-	bPostNames, bTermNames, bPostUIDs, bChanges,
+	bPostNames, bTermNames, bPostUIDs, bChanges, bEventCounts, bEventFuture, bEventOdd,
 }
 
 // indexBuckets are the buckets derived from the records alone; Check
@@ -43,7 +43,7 @@ var allBuckets = [][]byte{
 var indexBuckets = [][]byte{
 	bPostSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
-	bPostNames, bPostUIDs, bTermSlugs, bTermNames,
+	bPostNames, bPostUIDs, bTermSlugs, bTermNames, bEventCounts, bEventFuture, bEventOdd,
 }
 
 // Keys of the meta and seq buckets.
@@ -136,6 +136,12 @@ func postEntries(p *calendar.PostRecord) []entry {
 	// list confirm candidates found there without any lookup.
 	val := append(storage.TimeKey(p.Start), summary...)
 	es = append(es, entry{bEventEnd, storage.TimeAndIDKey(p.End, p.ID), val, false})
+	if p.Status == calendar.StatusFuture {
+		es = append(es, entry{bEventFuture, storage.IDKey(p.ID), summary, true})
+	}
+	if oddEnd(p) {
+		es = append(es, entry{bEventOdd, storage.IDKey(p.ID), summary, true})
+	}
 	if p.Featured {
 		es = append(es, entry{bFeatured, storage.TimeAndIDKey(p.Start, p.ID), val, false})
 	}

@@ -59,6 +59,13 @@ type lister struct {
 	kbuf  []byte
 	cache *postCache // nil: decode every record
 	steps int        // cursor steps and lookups, for the pushdown test
+	// guaranteed is the reverse link bucket the way in reads (its link
+	// restriction holds for every candidate).
+	guaranteed []byte
+	// counted: total holds q's total, taken from the counts, so a walk
+	// stops once the page is full.
+	counted bool
+	total   int
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
@@ -69,12 +76,44 @@ func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister 
 }
 
 // needsRecord reports whether q has restrictions only the decoded record
-// can answer, apart from the link set way guarantees (nil: none).
-func needsRecord(q *calendar.PostQuery, guaranteed []byte) bool {
-	links := func(b []byte, ids []int64) bool { return len(ids) > 0 && !bytes.Equal(b, guaranteed) }
-	return links(bVenueEvents, q.VenueIDs) || links(bOrganizerEvents, q.OrganizerIDs) ||
-		links(bCategoryEvents, q.CategoryIDs) || links(bTagEvents, q.TagIDs) ||
-		len(q.NotVenueIDs) > 0 || len(q.Search) > 0 || q.Name != ""
+// can answer: link restrictions are checked on the reverse link buckets
+// (see linksMatch).
+func needsRecord(q *calendar.PostQuery) bool {
+	return len(q.Search) > 0 || q.Name != ""
+}
+
+// linksMatch checks q's link restrictions on candidate id with one lookup
+// per linked id in the reverse link buckets, but for the bucket the way in
+// already guarantees.
+func (l *lister) linksMatch(id int64) bool {
+	q := l.q
+	if q.Kind != calendar.KindEvent {
+		return true
+	}
+	has := func(bucket []byte, linked int64) bool {
+		return l.tx.Bucket(bucket).Get(linkKey(linked, id)) != nil
+	}
+	anyOf := func(bucket []byte, ids []int64) bool {
+		if len(ids) == 0 || bytes.Equal(bucket, l.guaranteed) {
+			return true
+		}
+		for _, linked := range ids {
+			if has(bucket, linked) {
+				return true
+			}
+		}
+		return false
+	}
+	if !anyOf(bVenueEvents, q.VenueIDs) || !anyOf(bOrganizerEvents, q.OrganizerIDs) ||
+		!anyOf(bCategoryEvents, q.CategoryIDs) || !anyOf(bTagEvents, q.TagIDs) {
+		return false
+	}
+	for _, linked := range q.NotVenueIDs {
+		if has(bVenueEvents, linked) {
+			return false
+		}
+	}
+	return true
 }
 
 // step counts one cursor step or lookup and checks ctx every ctxEvery.
@@ -96,6 +135,8 @@ type way struct {
 	keys func(limit int, fn func(k, summary []byte) error) (int, error)
 	// full: candidates must be decoded to be confirmed.
 	full bool
+	// bucket: the reverse link bucket a link way reads.
+	bucket []byte
 }
 
 type wayKind int
@@ -117,10 +158,23 @@ func (l *lister) run() (*calendar.PostPage, error) {
 		}
 		return l.byIDs(ids)
 	}
+	if q.Kind == calendar.KindEvent {
+		total, ok, err := l.countTotal()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if q.CountOnly || total == 0 || q.Limit > 0 && total <= max(q.Offset, 0) {
+				return &calendar.PostPage{Total: total}, nil
+			}
+			l.counted, l.total = true, total
+		}
+	}
 	w, err := l.plan()
 	if err != nil {
 		return nil, err
 	}
+	l.guaranteed = w.bucket
 	switch w.kind {
 	case wayIDs:
 		return l.byIDs(slices.Clone(q.IDs))
@@ -218,8 +272,9 @@ func (l *lister) plan() (way, error) {
 			}
 			b, ids := l.tx.Bucket(ln.bucket), ln.ids
 			if err := considerKeys(way{
-				keys: func(limit int, fn func(k, summary []byte) error) (int, error) { return l.linkKeys(b, ids, limit, fn) },
-				full: needsRecord(q, ln.bucket),
+				keys:   func(limit int, fn func(k, summary []byte) error) (int, error) { return l.linkKeys(b, ids, limit, fn) },
+				full:   needsRecord(q),
+				bucket: ln.bucket,
 			}); err != nil {
 				return way{}, err
 			}
@@ -230,13 +285,13 @@ func (l *lister) plan() (way, error) {
 				keys: func(limit int, fn func(k, summary []byte) error) (int, error) {
 					return l.timeKeys(b, calendar.TimeRange{}, limit, fn)
 				},
-				full: needsRecord(q, nil),
+				full: needsRecord(q),
 			}); err != nil {
 				return way{}, err
 			}
 		}
 	}
-	full := needsRecord(q, nil)
+	full := needsRecord(q)
 	perKey := 1
 	if full {
 		perKey = decodeCost
@@ -247,7 +302,17 @@ func (l *lister) plan() (way, error) {
 	if bestCost == math.MaxInt && !useEnd {
 		return ordered, nil // nothing else to compare with: no need to count
 	}
-	if err := consider(ordered, func(limit int) (int, error) { return l.countRange(lo, hi, limit) }, perKey); err != nil {
+	countOrdered := func(limit int) (int, error) { return l.countRange(lo, hi, limit) }
+	if l.counted && q.Limit > 0 {
+		// The walk stops once the page is full: it costs about the page
+		// over the share of the range that matches.
+		countOrdered = func(int) (int, error) {
+			r := l.rangeEstimate(lo, hi)
+			need := max(q.Offset, 0) + q.Limit
+			return min(r, need+need*r/max(l.total, 1)), nil
+		}
+	}
+	if err := consider(ordered, countOrdered, perKey); err != nil {
 		return way{}, err
 	}
 	// The End range comes last: it only wins when much narrower than the
@@ -391,7 +456,7 @@ func (l *lister) matchSummary(k, summary []byte) (bool, error) {
 	if err := decodeSummary(summary, &l.skel); err != nil {
 		return false, err
 	}
-	return storage.MatchPost(&l.lite, &l.skel), nil
+	return storage.MatchPost(&l.lite, &l.skel) && l.linksMatch(l.skel.ID), nil
 }
 
 // match confirms the candidate under post_order key k with summary v: on
@@ -446,8 +511,11 @@ func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, erro
 				return nil, err
 			}
 		}
+		if l.pageDone(pg) {
+			break
+		}
 	}
-	return pg.page, nil
+	return l.finish(pg), nil
 }
 
 // byKeys takes the post_order keys of candidates already confirmed on
@@ -478,8 +546,25 @@ func (l *lister) byKeys(keys []eventKey, full bool) (*calendar.PostPage, error) 
 				return nil, err
 			}
 		}
+		if l.pageDone(pg) {
+			break
+		}
 	}
-	return pg.page, nil
+	return l.finish(pg), nil
+}
+
+// pageDone reports whether the walk may stop: the total is known and the
+// page is full.
+func (l *lister) pageDone(pg *pager) bool {
+	return l.counted && l.q.Limit > 0 && pg.page.Total >= pg.off+l.q.Limit
+}
+
+// finish puts the counted total on a page a walk may have cut short.
+func (l *lister) finish(pg *pager) *calendar.PostPage {
+	if l.counted {
+		pg.page.Total = l.total
+	}
+	return pg.page
 }
 
 // byIDs reads the posts asked for by id, keeps the matches, sorts them into

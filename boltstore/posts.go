@@ -145,6 +145,9 @@ func (a *applier) deletePost(id, version int64) error {
 	if err := countOddEnd(tx, old, nil); err != nil {
 		return err
 	}
+	if err := recount(tx, old, nil); err != nil {
+		return err
+	}
 	if err := tx.Bucket(bPosts).Delete(storage.IDKey(id)); err != nil {
 		return err
 	}
@@ -344,6 +347,9 @@ func writePost(tx *bolt.Tx, old, rec *calendar.PostRecord) error {
 		}
 	}
 	if err := countOddEnd(tx, old, rec); err != nil {
+		return err
+	}
+	if err := recount(tx, old, rec); err != nil {
 		return err
 	}
 	v, err := storage.EncodePost(rec)

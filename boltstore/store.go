@@ -16,12 +16,13 @@ import (
 
 // LayoutVersion is the version of this package's bucket and key layout. It is
 // stored in every file beside storage.FormatVersion. Open migrates a file of
-// layout 1 (record format 1) in place; a file carrying any other pair is
-// refused.
+// layout 1 (record format 1) or 2 in place; a file carrying any other pair
+// is refused.
 //
 //	1: records in format 1; no name or UID index
 //	2: records in format 2; name indexes (post_names, term_names) and UIDs (post_uids)
-const LayoutVersion = 2
+//	3: event counts (event_counts) with the scheduled and odd-ended events apart (event_future, event_odd)
+const LayoutVersion = 3
 
 // magic marks a file as an eventcal store, so that Open refuses to adopt a
 // bbolt file written by some other program.
@@ -132,6 +133,12 @@ func initLayout(tx *bolt.Tx) error {
 		if err := migrateLayout1(tx); err != nil {
 			return fmt.Errorf("migrating from layout 1: %w", err)
 		}
+		format, layout = storage.FormatVersion, 2
+	}
+	if layout == 2 && format == storage.FormatVersion {
+		if err := buildCounts(tx); err != nil {
+			return fmt.Errorf("migrating from layout 2: %w", err)
+		}
 		if err := stamp(meta); err != nil {
 			return err
 		}
@@ -168,7 +175,7 @@ func checkMeta(meta *bolt.Bucket) error {
 		return err
 	}
 	if format != storage.FormatVersion || layout != LayoutVersion {
-		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d (and migrates format 1, layout 1)",
+		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d (and migrates layouts 1 and 2)",
 			ErrIncompatible, format, layout, storage.FormatVersion, LayoutVersion)
 	}
 	return nil
