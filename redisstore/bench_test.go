@@ -14,7 +14,7 @@ import (
 // BenchmarkShared runs the shared benchmarks on a single Redis node. When a
 // seeded calendar is dropped it logs the Redis memory it used (MEMORY USAGE
 // of every key under its prefix) per 1,000 events.
-func BenchmarkShared(b *testing.B) {
+func BenchmarkRepository(b *testing.B) {
 	singleClient(b)
 	storagetest.Bench(b, func(tb testing.TB) calendar.Repository {
 		c := singleClient(tb)
