@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// BenchmarkShared runs the shared benchmarks on a single Redis node. When a
+// BenchmarkRepository runs the shared benchmarks on a single Redis node. When a
 // seeded calendar is dropped it logs the Redis memory it used (MEMORY USAGE
 // of every key under its prefix) per 1,000 events.
 func BenchmarkRepository(b *testing.B) {
