@@ -152,6 +152,7 @@ func (l *postList) count(r calendar.TimeRange, q *calendar.PostQuery) int {
 		b1, i1 = l.lowerBound(startAfter(r.To, r.ToExclusive))
 	}
 	total := 0
+	m := maskFor(q)
 	for b := b0; b <= b1 && b < len(l.blocks); b++ {
 		blk := l.blocks[b]
 		lo, hi := 0, len(blk)
@@ -165,7 +166,7 @@ func (l *postList) count(r calendar.TimeRange, q *calendar.PostQuery) int {
 			continue
 		}
 		if lo == 0 && hi == len(blk) {
-			if n, ok := l.sums[b].count(q); ok {
+			if n, ok := l.sums[b].count(q, m); ok {
 				total += n
 				continue
 			}
