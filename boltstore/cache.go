@@ -73,6 +73,31 @@ func (c *postCache) post(id int64, raw []byte) (*calendar.PostRecord, error) {
 	return p, nil
 }
 
+// postDecoder makes the record of post id from raw, its stored bytes: a
+// copy the caller owns (postCache.post) or the cache's own (shared).
+type postDecoder func(id int64, raw []byte) (*calendar.PostRecord, error)
+
+// shared is post without the copy, for SharedReads: the record it returns
+// is the cache's own, so neither the cache nor the caller may ever modify
+// it. A miss is decoded and kept as it is.
+func (c *postCache) shared(id int64, raw []byte) (*calendar.PostRecord, error) {
+	if c == nil {
+		return decodePost(id, raw)
+	}
+	c.mu.Lock()
+	e, ok := c.m[id]
+	c.mu.Unlock()
+	if ok && bytes.Equal(e.raw, raw) {
+		return e.rec, nil
+	}
+	p, err := decodePost(id, raw)
+	if err != nil {
+		return nil, err
+	}
+	c.put(id, raw, p)
+	return p, nil
+}
+
 // put keeps rec, decoded from raw, as post id; rec is never handed out.
 func (c *postCache) put(id int64, raw []byte, rec *calendar.PostRecord) {
 	e := cachedPost{raw: bytes.Clone(raw), rec: rec}

@@ -32,6 +32,11 @@ const ctxEvery = 64
 // post_order comes out in list order; the other ways collect the post_order
 // keys of their matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
+	return s.listPosts(ctx, q, s.cache.post)
+}
+
+// listPosts is ListPosts with the records made by decode.
+func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode postDecoder) (*calendar.PostPage, error) {
 	if q == nil || !q.Kind.IsPost() {
 		return nil, errInvalid("list posts: not a post kind")
 	}
@@ -39,7 +44,7 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		l := newLister(ctx, tx, q)
-		l.cache = s.cache
+		l.decodePost = decode
 		page, err = l.run()
 		return err
 	})
@@ -51,14 +56,14 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 
 // lister answers one query inside one read transaction.
 type lister struct {
-	ctx   context.Context
-	tx    *bolt.Tx
-	q     *calendar.PostQuery
-	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
-	skel  calendar.PostRecord
-	kbuf  []byte
-	cache *postCache // nil: decode every record
-	steps int        // cursor steps and lookups, for the pushdown test
+	ctx        context.Context
+	tx         *bolt.Tx
+	q          *calendar.PostQuery
+	lite       calendar.PostQuery // q without the restrictions a summary cannot answer
+	skel       calendar.PostRecord
+	kbuf       []byte
+	decodePost postDecoder // default: decode every record
+	steps      int         // cursor steps and lookups, for the pushdown test
 	// guaranteed is the reverse link bucket the way in reads (its link
 	// restriction holds for every candidate).
 	guaranteed []byte
@@ -69,7 +74,7 @@ type lister struct {
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
-	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q}
+	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q, decodePost: decodePost}
 	l.lite.VenueIDs, l.lite.NotVenueIDs, l.lite.OrganizerIDs = nil, nil, nil
 	l.lite.CategoryIDs, l.lite.TagIDs, l.lite.Search, l.lite.Name = nil, nil, nil, ""
 	return l
@@ -582,7 +587,7 @@ func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 		if v == nil {
 			continue
 		}
-		p, err := l.cache.post(id, v)
+		p, err := l.decodePost(id, v)
 		if err != nil {
 			return nil, err
 		}
@@ -630,5 +635,5 @@ func (l *lister) decode(posts *bolt.Bucket, id int64) (*calendar.PostRecord, err
 	if v == nil {
 		return nil, errPostNotFound(id) // an index entry without its record: see Check
 	}
-	return l.cache.post(id, v)
+	return l.decodePost(id, v)
 }

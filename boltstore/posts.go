@@ -249,6 +249,10 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 
 // GetPost returns post id of any kind.
 func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
+	return s.getPost(ctx, id, s.cache.post)
+}
+
+func (s *Store) getPost(ctx context.Context, id int64, decode postDecoder) (*calendar.PostRecord, error) {
 	var p *calendar.PostRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
@@ -256,7 +260,7 @@ func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, er
 		if v == nil {
 			return errPostNotFound(id)
 		}
-		p, err = s.cache.post(id, v)
+		p, err = decode(id, v)
 		return err
 	})
 	if err != nil {
@@ -267,6 +271,10 @@ func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, er
 
 // GetPosts returns the posts with these ids that exist, in the order asked.
 func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
+	return s.getPosts(ctx, ids, s.cache.post)
+}
+
+func (s *Store) getPosts(ctx context.Context, ids []int64, decode postDecoder) ([]*calendar.PostRecord, error) {
 	out := make([]*calendar.PostRecord, 0, len(ids))
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		posts := tx.Bucket(bPosts)
@@ -280,7 +288,7 @@ func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostReco
 			if v == nil {
 				continue
 			}
-			p, err := s.cache.post(id, v)
+			p, err := decode(id, v)
 			if err != nil {
 				return err
 			}
@@ -296,6 +304,10 @@ func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostReco
 
 // PostBySlug returns the post of this kind holding exactly this slug.
 func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
+	return s.postBySlug(ctx, kind, slug, s.cache.post)
+}
+
+func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string, decode postDecoder) (*calendar.PostRecord, error) {
 	var p *calendar.PostRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bPostSlugs).Get(slugKey(kind, slug))
@@ -307,7 +319,7 @@ func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string)
 			return errPostNotFound(id) // a slug without its record: see Check
 		}
 		var err error
-		p, err = s.cache.post(id, v)
+		p, err = decode(id, v)
 		return err
 	})
 	if err != nil {
