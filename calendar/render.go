@@ -44,8 +44,9 @@ func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.T
 		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
 }
 
-// preload fetches every venue, organizer and term the events link to, in two
-// repository calls, and the terms' counts in one grouped count.
+// preload fetches every venue, organizer and term the events link to, in one
+// GetLinked call (one round trip on a driver with LinkedReader), and the
+// terms' counts in one grouped count.
 func (r *render) preload(events []*PostRecord) error {
 	var postIDs, termIDs []int64
 	for _, e := range events {
@@ -66,23 +67,20 @@ func (r *render) preload(events []*PostRecord) error {
 			}
 		}
 	}
-	if len(postIDs) > 0 {
-		ps, err := r.s.reads().GetPosts(r.ctx, postIDs)
-		if err != nil {
-			return r.s.storageErr(r.ctx, "get linked posts", err)
-		}
-		for _, p := range ps {
-			r.posts[p.ID] = p
-		}
+	if len(postIDs) == 0 && len(termIDs) == 0 {
+		return nil
 	}
-	if len(termIDs) > 0 {
-		ts, err := r.s.reads().GetTerms(r.ctx, termIDs)
-		if err != nil {
-			return r.s.storageErr(r.ctx, "get linked terms", err)
-		}
-		for _, t := range ts {
-			r.terms[t.ID] = t
-		}
+	ps, ts, err := GetLinked(r.ctx, r.s.reads(), postIDs, termIDs)
+	if err != nil {
+		return r.s.storageErr(r.ctx, "get linked records", err)
+	}
+	for _, p := range ps {
+		r.posts[p.ID] = p
+	}
+	for _, t := range ts {
+		r.terms[t.ID] = t
+	}
+	if len(ts) > 0 {
 		return r.countTerms(ts)
 	}
 	return nil

@@ -20,8 +20,17 @@ const maxCachedRecord = 64 << 10
 // record, written by whichever process — and decoding (JSON, about half the
 // CPU of a list page under load) is skipped when the very same bytes were
 // decoded before: a record's bytes hold its id and version, so equal bytes
-// are the same record. Callers get a clone, never the kept value.
+// are the same record. Callers get a clone, never the kept value — except
+// readers of the Store's SharedReads view, which promise never to modify a
+// record (shared.go).
 type decodedCache struct {
+	*decodedSet
+	shared bool // hand out the kept records themselves
+}
+
+// decodedSet is the content of a decodedCache, shared by a Store and its
+// SharedReads views.
+type decodedSet struct {
 	max   int
 	mu    sync.RWMutex
 	posts map[string]*calendar.PostRecord
@@ -32,7 +41,7 @@ func newDecodedCache(max int) *decodedCache {
 	if max <= 0 {
 		return nil
 	}
-	return &decodedCache{max: max, posts: map[string]*calendar.PostRecord{}, terms: map[string]*calendar.TermRecord{}}
+	return &decodedCache{decodedSet: &decodedSet{max: max, posts: map[string]*calendar.PostRecord{}, terms: map[string]*calendar.TermRecord{}}}
 }
 
 // decodePost is storage.DecodePost through the cache of s.
@@ -56,13 +65,19 @@ func decodeVia[T any](c *decodedCache, raw string, m func(*decodedCache) map[str
 	kept, ok := m(c)[raw]
 	c.mu.RUnlock()
 	if ok {
+		if c.shared {
+			return kept, nil
+		}
 		return clone(kept), nil
 	}
 	rec, err := decode([]byte(raw))
 	if err != nil {
 		return nil, err
 	}
-	kept = clone(rec)
+	kept = rec
+	if !c.shared {
+		kept = clone(rec)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	set := m(c)

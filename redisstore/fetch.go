@@ -28,18 +28,18 @@ func (s *Store) fetch(ctx context.Context, op string, keys []string) ([][]byte, 
 // batch. Each command holds at most mgetChunk items so that Redis serves
 // other clients between them. Values are strings, or nil when missing.
 func (s *Store) batched(ctx context.Context, op string, n int, cmd func(c redis.Cmdable, lo, hi int) *redis.SliceCmd) ([]any, error) {
-	out := make([]any, 0, n)
 	if n == 0 {
-		return out, nil
+		return []any{}, nil
 	}
 	chunk := min(mgetChunk, s.batch)
-	if n <= chunk {
+	if n <= chunk { // the reply itself: no copy
 		vals, err := cmd(s.c, 0, n).Result()
 		if err != nil {
 			return nil, fail(ctx, op, err)
 		}
-		return append(out, vals...), nil
+		return vals, nil
 	}
+	out := make([]any, 0, n)
 	for start := 0; start < n; start += s.batch {
 		end := min(start+s.batch, n)
 		pipe := s.c.Pipeline()

@@ -46,6 +46,11 @@ func fetchRecords[T any](ctx context.Context, s *Store, op string, keys []string
 	if err != nil {
 		return nil, err
 	}
+	return decodeAll(s, vals, decode)
+}
+
+// decodeAll decodes the values of an MGET that exist, in order.
+func decodeAll[T any](s *Store, vals []any, decode func(*Store, string) (*T, error)) ([]*T, error) {
 	out := make([]*T, 0, len(vals))
 	for _, v := range vals {
 		raw, ok := v.(string)
