@@ -33,26 +33,6 @@ func newPostCache(size int) *postCache {
 	return &postCache{max: size, m: make(map[int64]cachedPost, size)}
 }
 
-// peek is post without the copy: the record it returns is shared with the
-// cache and must not be modified nor handed out.
-func (c *postCache) peek(id int64, raw []byte) (*calendar.PostRecord, error) {
-	if c == nil {
-		return decodePost(id, raw)
-	}
-	c.mu.Lock()
-	e, ok := c.m[id]
-	c.mu.Unlock()
-	if ok && bytes.Equal(e.raw, raw) {
-		return e.rec, nil
-	}
-	p, err := decodePost(id, raw)
-	if err != nil {
-		return nil, err
-	}
-	c.put(id, raw, p.Clone())
-	return p, nil
-}
-
 // post returns post id decoded from raw, the bytes stored under it in the
 // current transaction. A nil cache just decodes.
 func (c *postCache) post(id int64, raw []byte) (*calendar.PostRecord, error) {

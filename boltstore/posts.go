@@ -176,7 +176,7 @@ func (a *applier) checkPostLinks(p *calendar.PostRecord) error {
 		if raw == nil {
 			return errLinkMissing(k, id)
 		}
-		l, err := a.cache.peek(id, raw)
+		l, err := a.cache.shared(id, raw)
 		if err != nil {
 			return err
 		}
