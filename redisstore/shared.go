@@ -16,9 +16,9 @@ func (s *Store) SharedReads() calendar.Repository {
 	if s.decoded == nil {
 		return s
 	}
-	// Field by field: Store holds a mutex (fault), which a view needs no
-	// copy of. A view is a few words, made per call so that it follows
-	// the Store's settings.
-	return &Store{c: s.c, k: s.k, batch: s.batch, maxIrregular: s.maxIrregular, windowBudget: s.windowBudget,
-		noWindow: s.noWindow, retention: s.retention, decoded: &decodedCache{decodedSet: s.decoded.decodedSet, shared: true}}
+	// A copy of the whole Store, so that every setting follows, made per
+	// call so that it follows the Store's settings of the moment.
+	v := *s
+	v.decoded = &decodedCache{decodedSet: s.decoded.decodedSet, shared: true}
+	return &v
 }

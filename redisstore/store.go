@@ -40,12 +40,15 @@ type Store struct {
 	// retention bounds the change log (changes.go).
 	retention calendar.ChangeRetention
 	// fault is the failure FailApplyAfter (defined in tests) injects into
-	// the next Apply.
-	fault struct {
-		sync.Mutex
-		after int
-		err   error
-	}
+	// the next Apply. A pointer, so that a Store value can be copied whole
+	// (SharedReads) and its copies share it.
+	fault *applyFault
+}
+
+type applyFault struct {
+	sync.Mutex
+	after int
+	err   error
 }
 
 var _ calendar.Repository = (*Store)(nil)
@@ -103,7 +106,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 		return nil, errors.New("redisstore: nil client")
 	}
 	s := &Store{c: client, k: newKeys(DefaultPrefix), batch: DefaultFetchBatch,
-		maxIrregular: maxIrregular, windowBudget: windowBudget, decoded: newDecodedCache(DefaultDecodedCache)}
+		maxIrregular: maxIrregular, windowBudget: windowBudget, decoded: newDecodedCache(DefaultDecodedCache), fault: new(applyFault)}
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, err
