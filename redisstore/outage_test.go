@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"net"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,74 +12,23 @@ import (
 	"time"
 
 	"github.com/eventcal/eventcal/calendar"
+	"github.com/eventcal/eventcal/redisstore/redisproc"
 	"github.com/redis/go-redis/v9"
 )
-
-// redisProcess is a redis-server this test owns, on a free loopback port,
-// with an fsync-always append-only file so that a kill -9 keeps every
-// acknowledged write.
-type redisProcess struct {
-	path, dir, addr string
-	extra           []string // more redis-server arguments
-	cmd             *exec.Cmd
-}
-
-func startRedis(t *testing.T, r *redisProcess) {
-	t.Helper()
-	_, port, _ := net.SplitHostPort(r.addr)
-	r.cmd = exec.Command(r.path, "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
-		"--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
-		"--logfile", filepath.Join(r.dir, "redis.log"))
-	r.cmd.Args = append(r.cmd.Args, r.extra...)
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: r.addr, MaxRetries: -1})
-	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if err := c.Ping(context.Background()).Err(); err == nil {
-			return
-		} else if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not start: %v", r.addr, err)
-		}
-	}
-}
-
-func (r *redisProcess) kill() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		r.cmd = nil
-	}
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
 
 // A Redis killed in the middle of writes — single-record ones and
 // multi-record Applies: every error is "unavailable", no write is partial (a
 // category each Apply creates is there exactly when the event it creates
 // with it is), and the same Store works again once Redis is back.
 func TestOutageAndRecovery(t *testing.T) {
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server not on PATH")
-	}
 	// go-redis logs every failed dial; send those to the test log, and back
 	// to the standard logger afterwards.
 	redis.SetLogger(testLogger{t})
 	t.Cleanup(func() { redis.SetLogger(stdLogger{}) })
-	r := &redisProcess{path: path, dir: t.TempDir(), addr: "127.0.0.1:" + freePort(t)}
-	startRedis(t, r)
-	t.Cleanup(r.kill)
-	c := redis.NewClient(&redis.Options{Addr: r.addr, DialTimeout: 200 * time.Millisecond,
+	// An fsync-always append-only file, so that a kill -9 keeps every
+	// acknowledged write.
+	r := redisproc.Start(t, "--appendonly", "yes", "--appendfsync", "always")
+	c := redis.NewClient(&redis.Options{Addr: r.Addr, DialTimeout: 200 * time.Millisecond,
 		ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: 1})
 	t.Cleanup(func() { c.Close() })
 	s, err := New(c, WithPrefix("outage"))
@@ -145,7 +91,7 @@ func TestOutageAndRecovery(t *testing.T) {
 		}()
 	}
 	time.Sleep(300 * time.Millisecond)
-	r.kill()
+	r.Kill()
 
 	if _, err := s.GetPost(ctx, venue.ID); !errors.Is(err, calendar.ErrUnavailable) {
 		t.Errorf("GetPost while Redis is down: %v, want ErrUnavailable", err)
@@ -166,7 +112,7 @@ func TestOutageAndRecovery(t *testing.T) {
 		t.Errorf("writer error not wrapping ErrUnavailable: %v", err)
 	}
 
-	startRedis(t, r)
+	r.Start(t)
 	// The same Store, same client: go-redis reconnects and the scripts are
 	// loaded again (EVALSHA falls back to EVAL on the fresh server).
 	var got *calendar.PostRecord
@@ -223,14 +169,8 @@ func (stdLogger) Printf(_ context.Context, format string, v ...any) { log.Printf
 // A deadline interrupts a round trip Redis is slow to answer: the call
 // returns the context's error in time, and the store works afterwards.
 func TestDeadlineWhileRedisIsBusy(t *testing.T) {
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server not on PATH")
-	}
-	r := &redisProcess{path: path, dir: t.TempDir(), addr: "127.0.0.1:" + freePort(t), extra: []string{"--enable-debug-command", "yes"}}
-	startRedis(t, r)
-	t.Cleanup(r.kill)
-	c := redis.NewClient(&redis.Options{Addr: r.addr, ContextTimeoutEnabled: true})
+	r := redisproc.Start(t, "--enable-debug-command", "yes")
+	c := redis.NewClient(&redis.Options{Addr: r.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { c.Close() })
 	s, err := New(c, WithPrefix("deadline"))
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,7 +19,7 @@ import (
 	"time"
 
 	"github.com/eventcal/eventcal/httpadapter"
-	"github.com/redis/go-redis/v9"
+	"github.com/eventcal/eventcal/redisstore/redisproc"
 )
 
 // createTag creates a tag as name:pw and returns the status and the
@@ -270,18 +269,9 @@ func TestHealthAndReadiness(t *testing.T) {
 			}
 		}
 	}
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("EVENTCAL_REQUIRE_REDIS") == "1" {
-			t.Fatal("redis-server not on PATH")
-		}
-		t.Skip("redis-server not on PATH: install it (apt-get install redis-server) to test readiness with Redis down")
-	}
-	r := &redisProcess{path: path, dir: t.TempDir(), addr: "127.0.0.1:" + freePort(t)}
-	r.start(t)
-	t.Cleanup(r.kill)
+	r := redisproc.Start(t)
 	const wait = 500 * time.Millisecond
-	ls := startLive(t, config{Store: "redis", RedisURL: "redis://" + r.addr + "/0", RedisPrefix: "ready",
+	ls := startLive(t, config{Store: "redis", RedisURL: "redis://" + r.Addr + "/0", RedisPrefix: "ready",
 		UsersFile: writeUsers(t, "a:pw:administrator\n"), ReadyTimeout: wait})
 	ready := func() (int, time.Duration) {
 		start := time.Now()
@@ -292,13 +282,13 @@ func TestHealthAndReadiness(t *testing.T) {
 		t.Fatalf("ready with Redis up: %d", code)
 	}
 	// A Redis that hangs: the deadline answers.
-	r.cmd.Process.Signal(syscall.SIGSTOP)
+	r.Pause()
 	code, took := ready()
-	r.cmd.Process.Signal(syscall.SIGCONT)
+	r.Resume()
 	if code != 503 || took > wait+5*time.Second {
 		t.Errorf("ready with Redis hanging: %d after %v (deadline %v)", code, took, wait)
 	}
-	r.kill()
+	r.Kill()
 	code, took = ready()
 	if code != 503 {
 		t.Errorf("ready with Redis down: %d", code)
@@ -309,7 +299,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	if res, _ := getJSON(t, mustReq(t, "GET", ls.base+"/healthz", "")); res.StatusCode != 200 {
 		t.Errorf("healthz with Redis down: %d", res.StatusCode)
 	}
-	r.start(t)
+	r.Start(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for code, _ = ready(); code != 200 && time.Now().Before(deadline); code, _ = ready() {
 		time.Sleep(100 * time.Millisecond)
@@ -317,50 +307,6 @@ func TestHealthAndReadiness(t *testing.T) {
 	if code != 200 {
 		t.Errorf("ready after Redis came back: %d", code)
 	}
-}
-
-// redisProcess is a redis-server the test owns, on a free loopback port,
-// keeping nothing on disk.
-type redisProcess struct {
-	path, dir, addr string
-	cmd             *exec.Cmd
-}
-
-func (r *redisProcess) start(t *testing.T) {
-	t.Helper()
-	_, port, _ := net.SplitHostPort(r.addr)
-	r.cmd = exec.Command(r.path, "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
-		"--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", filepath.Join(r.dir, "redis.log"))
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: r.addr, MaxRetries: -1})
-	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if err := c.Ping(context.Background()).Err(); err == nil {
-			return
-		} else if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not start: %v", r.addr, err)
-		}
-	}
-}
-
-func (r *redisProcess) kill() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		r.cmd = nil
-	}
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
 // TestCommandLine runs the built program: useradd reads the password from a
@@ -390,7 +336,7 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("unknown command: %v %s", err, out)
 	}
 
-	addr := "127.0.0.1:" + freePort(t)
+	addr := "127.0.0.1:" + redisproc.FreePort(t)
 	srv := exec.Command(bin, "-store", "bolt") // the flag and the variable agree; -store wins anyway
 	srv.Env = append(os.Environ(), "EVENTCAL_ADDR="+addr, "EVENTCAL_STORE=mem", "EVENTCAL_DB="+filepath.Join(dir, "cal.db"),
 		"EVENTCAL_METRICS_PATH=/metrics", "EVENTCAL_WRITE_TIMEOUT=5s")
