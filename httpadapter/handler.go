@@ -105,6 +105,7 @@ type reqState struct {
 	principal calendar.Principal
 	query     url.Values
 	args      map[string]any
+	views     viewHook // the calendar.ViewCache of an event read (postKind.viewCtx)
 }
 
 type stateKey struct{}
