@@ -24,7 +24,7 @@ const renderCacheSize = 4096
 type renderCache struct {
 	mu       sync.RWMutex
 	cur, old map[string]*[]byte // by pointer: a hit handed over as an any is not boxed
-	max      int // entries per generation
+	max      int                // entries per generation
 }
 
 func newRenderCache(size int) *renderCache {
