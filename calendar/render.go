@@ -9,17 +9,20 @@ import (
 // render turns stored records into read views for one caller and language.
 // It batches the loading of linked records and term counts for a whole page.
 type render struct {
-	s     *Service
-	ctx   context.Context
-	c     caller
-	lang  Lang
-	now   time.Time
-	posts map[int64]*PostRecord
-	terms map[int64]*TermRecord
-	count map[int64]int
-	views ViewCache      // from the context: see WithViewCache
-	key   []byte         // scratch for the key of a view (view_cache.go)
-	one   [1]*PostRecord // preloadOne's argument, without an allocation per event
+	s       *Service
+	ctx     context.Context
+	c       caller
+	lang    Lang
+	now     time.Time
+	posts   map[int64]*PostRecord
+	terms   map[int64]*TermRecord
+	count   map[int64]int
+	views   ViewCache      // from the context: see WithViewCache
+	key     []byte         // scratch for the key of a view (view_cache.go)
+	keyArr  [128]byte      // key's first backing array, part of the render's allocation
+	one     [1]*PostRecord // preloadOne's argument, without an allocation per event
+	stubs   []Event        // unused stubs for cached views (cachedEvent)
+	stubbed bool           // a stub was handed out before
 }
 
 // sharedReader is implemented by a driver that can also hand out its stored
@@ -44,8 +47,12 @@ func (s *Service) reads() Repository {
 }
 
 func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.Time) *render {
-	return &render{s: s, ctx: ctx, c: c, lang: lang, now: now, views: viewCacheFrom(ctx),
+	r := &render{s: s, ctx: ctx, c: c, lang: lang, now: now, views: ViewCacheFrom(ctx),
 		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
+	if r.views != nil {
+		r.key = r.keyArr[:0]
+	}
+	return r
 }
 
 // preload fetches every venue, organizer and term the events link to, in one

@@ -78,12 +78,13 @@ type viewHook struct {
 	withLD bool
 	n      int    // length of the request part in buf; 0: not made yet
 	buf    []byte // request part, then the key asked for
+	arr    [256]byte
 }
 
 // CachedView implements calendar.ViewCache.
 func (h *viewHook) CachedView(key []byte) any {
 	if h.n == 0 { // made at the first event: translation_language is read by then
-		h.buf = appendRequestKey(h.buf[:0], h.l, h.withLD)
+		h.buf = appendRequestKey(h.arr[:0], h.l, h.withLD) // in the request's state: no allocation for most keys
 		h.n = len(h.buf)
 	}
 	h.buf = append(h.buf[:h.n], key...)
