@@ -30,7 +30,6 @@ func WithViewCache(ctx context.Context, c ViewCache) context.Context {
 	return context.WithValue(ctx, viewCacheKey{}, c)
 }
 
-
 // ViewCacheFrom returns the ViewCache of ctx, or nil. A Calendar other than
 // Service (a wrapper, a test double) may use it to answer from the cache
 // as Service does; one that ignores it only leaves the caller's cache unused.
