@@ -9,20 +9,19 @@ import (
 // render turns stored records into read views for one caller and language.
 // It batches the loading of linked records and term counts for a whole page.
 type render struct {
-	s       *Service
-	ctx     context.Context
-	c       caller
-	lang    Lang
-	now     time.Time
-	posts   map[int64]*PostRecord
-	terms   map[int64]*TermRecord
-	count   map[int64]int
-	views   ViewCache      // from the context: see WithViewCache
-	key     []byte         // scratch for the key of a view (view_cache.go)
-	keyArr  [128]byte      // key's first backing array, part of the render's allocation
-	one     [1]*PostRecord // preloadOne's argument, without an allocation per event
-	stubs   []Event        // unused stubs for cached views (cachedEvent)
-	stubbed bool           // a stub was handed out before
+	s      *Service
+	ctx    context.Context
+	c      caller
+	lang   Lang
+	now    time.Time
+	posts  map[int64]*PostRecord
+	terms  map[int64]*TermRecord
+	count  map[int64]int
+	views  ViewCache      // from the context: see WithViewCache
+	key    []byte         // scratch for the key of a view (view_cache.go)
+	keyArr [128]byte      // key's first backing array, part of the render's allocation
+	one    [1]*PostRecord // preloadOne's argument, without an allocation per event
+	stub   Event          // the view of an event the ViewCache answered for (cachedEvent)
 }
 
 // sharedReader is implemented by a driver that can also hand out its stored
@@ -147,7 +146,8 @@ func (r *render) term(t *TermRecord) (Term, error) {
 
 // event builds the view of e; protected blanks the content (domain §4).
 // Under a ViewCache the view is keyed first and, when the cache holds it,
-// not built (see cachedEvent).
+// not built: the result is then the render's stub, valid until the next
+// call (see cachedEvent).
 func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	if r.views == nil {
 		return r.buildEvent(e, protected)

@@ -40,7 +40,8 @@ func ViewCacheFrom(ctx context.Context) ViewCache {
 
 // cachedEvent answers from the context's ViewCache: a stub holding what
 // the cache keeps for the view of e (nil, false on a miss, with the key
-// left in r.key for the view about to be built).
+// left in r.key for the view about to be built). The stub is valid until
+// the next call: callers copy it, as they copy every view into a page.
 func (r *render) cachedEvent(e *PostRecord, protected bool) (*Event, bool, error) {
 	if err := r.preloadOne(e); err != nil {
 		return nil, false, err
@@ -51,19 +52,10 @@ func (r *render) cachedEvent(e *PostRecord, protected bool) (*Event, bool, error
 	}
 	r.key = k
 	if c := r.views.CachedView(k); c != nil {
-		if len(r.stubs) == 0 {
-			// A list's stubs come a chunk at a time, not one allocation each;
-			// the first comes alone, as a single read needs no more.
-			n := 1
-			if r.stubbed {
-				n = 16
-			}
-			r.stubs, r.stubbed = make([]Event, n), true
-		}
-		ev := &r.stubs[0]
-		r.stubs = r.stubs[1:]
-		ev.ID, ev.Version, ev.Cached = e.ID, e.Version, c
-		return ev, true, nil
+		// The render's one stub: ListEvents copies each view into its page
+		// before asking for the next, and a single read is the render's last.
+		r.stub = Event{ID: e.ID, Version: e.Version, Cached: c}
+		return &r.stub, true, nil
 	}
 	return nil, false, nil
 }
