@@ -15,7 +15,23 @@ type kindCodes struct {
 	archiveNotFound string
 }
 
+// kindCodeTable holds every kind's codes, made once: checkRead runs on every
+// GET, and making them there was three allocations a read.
+var kindCodeTable = func() (t [len(kindNames)]kindCodes) {
+	for k := range t {
+		t[k] = makeCodes(Kind(k))
+	}
+	return t
+}()
+
 func codesOf(k Kind) kindCodes {
+	if int(k) < len(kindCodeTable) {
+		return kindCodeTable[k]
+	}
+	return makeCodes(k)
+}
+
+func makeCodes(k Kind) kindCodes {
 	n := k.String()
 	return kindCodes{
 		notAccessible:   n + "-not-accessible",

@@ -2,20 +2,26 @@ package calendar
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
 // render turns stored records into read views for one caller and language.
 // It batches the loading of linked records and term counts for a whole page.
 type render struct {
-	s     *Service
-	ctx   context.Context
-	c     caller
-	lang  Lang
-	now   time.Time
-	posts map[int64]*PostRecord
-	terms map[int64]*TermRecord
-	count map[int64]int
+	s      *Service
+	ctx    context.Context
+	c      caller
+	lang   Lang
+	now    time.Time
+	posts  map[int64]*PostRecord
+	terms  map[int64]*TermRecord
+	count  map[int64]int
+	views  ViewCache      // from the context: see WithViewCache
+	key    []byte         // scratch for the key of a view (view_cache.go)
+	keyArr [128]byte      // key's first backing array, part of the render's allocation
+	one    [1]*PostRecord // preloadOne's argument, without an allocation per event
+	stub   Event          // the view of an event the ViewCache answered for (cachedEvent)
 }
 
 // sharedReader is implemented by a driver that can also hand out its stored
@@ -40,8 +46,12 @@ func (s *Service) reads() Repository {
 }
 
 func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.Time) *render {
-	return &render{s: s, ctx: ctx, c: c, lang: lang, now: now,
+	r := &render{s: s, ctx: ctx, c: c, lang: lang, now: now, views: ViewCacheFrom(ctx),
 		posts: map[int64]*PostRecord{}, terms: map[int64]*TermRecord{}, count: map[int64]int{}}
+	if r.views != nil {
+		r.key = r.keyArr[:0]
+	}
+	return r
 }
 
 // preload fetches every venue, organizer and term the events link to, in one
@@ -86,8 +96,20 @@ func (r *render) preload(events []*PostRecord) error {
 	return nil
 }
 
+// preloadOne preloads the links of e alone (nothing new on a list page,
+// whose events are preloaded together).
+func (r *render) preloadOne(e *PostRecord) error {
+	r.one[0] = e
+	err := r.preload(r.one[:])
+	r.one[0] = nil
+	return err
+}
+
 // termCount is the number of published events using term t (see termCounts).
 func (r *render) termCount(t *TermRecord) (int, error) {
+	if n, ok := r.count[t.ID]; ok { // a page's terms are counted by preload
+		return n, nil
+	}
 	if err := r.countTerms([]*TermRecord{t}); err != nil {
 		return 0, err
 	}
@@ -123,7 +145,36 @@ func (r *render) term(t *TermRecord) (Term, error) {
 }
 
 // event builds the view of e; protected blanks the content (domain §4).
+// Under a ViewCache the view is keyed first and, when the cache holds it,
+// not built: the result is then the render's stub, valid until the next
+// call (see cachedEvent).
 func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
+	if r.views == nil {
+		return r.buildEvent(e, protected)
+	}
+	if ev, ok, err := r.cachedEvent(e, protected); ok || err != nil {
+		return ev, err
+	}
+	key := slices.Clone(r.key)
+	ev, err := r.buildEvent(e, protected)
+	if err != nil {
+		return nil, err
+	}
+	ev.ViewKey = key
+	return ev, nil
+}
+
+// visiblePost is the linked post id of kind k when the caller may see it,
+// else nil; the records must have been preloaded.
+func (r *render) visiblePost(id int64, k Kind) *PostRecord {
+	if p := r.posts[id]; p != nil && p.Kind == k && r.c.canRead(p, p.EffectiveStatus(r.now)) {
+		return p
+	}
+	return nil
+}
+
+// buildEvent builds the view of e.
+func (r *render) buildEvent(e *PostRecord, protected bool) (*Event, error) {
 	s := r.s
 	loc := s.eventZone(e.TimeZone)
 	ev := &Event{
@@ -164,7 +215,7 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 	ev.Website = e.Website
 	ev.ShowMap, ev.ShowMapLink = orTrue(e.ShowMap), orTrue(e.ShowMapLink)
 	ev.HideFromListings, ev.Sticky, ev.Featured = boolPtr(e.HideFromListings), boolPtr(e.Sticky), boolPtr(e.Featured)
-	if err := r.preload([]*PostRecord{e}); err != nil {
+	if err := r.preloadOne(e); err != nil {
 		return nil, err
 	}
 	for _, ids := range [][]int64{e.CategoryIDs, e.TagIDs} {
@@ -185,13 +236,13 @@ func (r *render) event(e *PostRecord, protected bool) (*Event, error) {
 		}
 	}
 	for _, id := range e.VenueIDs {
-		if p := r.posts[id]; p != nil && p.Kind == KindVenue && r.c.canRead(p, p.EffectiveStatus(r.now)) {
+		if p := r.visiblePost(id, KindVenue); p != nil {
 			ev.Venues = append(ev.Venues, Venue{})
 			r.fillVenue(&ev.Venues[len(ev.Venues)-1], p)
 		}
 	}
 	for _, id := range e.OrganizerIDs {
-		if p := r.posts[id]; p != nil && p.Kind == KindOrganizer && r.c.canRead(p, p.EffectiveStatus(r.now)) {
+		if p := r.visiblePost(id, KindOrganizer); p != nil {
 			ev.Organizers = append(ev.Organizers, Organizer{})
 			r.fillOrganizer(&ev.Organizers[len(ev.Organizers)-1], p)
 		}

@@ -55,6 +55,14 @@ type Event struct {
 	// HasPassword reports whether the event is password protected; only
 	// callers who may edit the event see it set.
 	HasPassword bool
+
+	// ViewKey is set on a view read under a ViewCache (WithViewCache): it
+	// identifies everything the view is made of, so two views of one
+	// Calendar with equal keys are equal.
+	ViewKey []byte
+	// Cached is what the ViewCache held for this view's key. When it is
+	// not nil the view was not built: only ID, Version and Cached are set.
+	Cached any
 }
 
 // Venue is the read view of a venue in one language.

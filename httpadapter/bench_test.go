@@ -150,14 +150,25 @@ func BenchmarkBaselinePreEncoded(b *testing.B) {
 }
 
 // stubCalendar answers GetEvent with a fixed event, isolating the adapter's
-// own cost (routing, auth, arguments, rendering) from the calendar's.
+// own cost (routing, auth, arguments, rendering) from the calendar's. Like
+// calendar.Service it asks the context's ViewCache first, under a fixed key.
 type stubCalendar struct {
 	calendar.Calendar
 	ev *calendar.Event
 }
 
-func (s stubCalendar) GetEvent(context.Context, calendar.Ref, calendar.ReadOptions) (*calendar.Event, error) {
-	return s.ev, nil
+func (s stubCalendar) GetEvent(ctx context.Context, _ calendar.Ref, _ calendar.ReadOptions) (*calendar.Event, error) {
+	vc := calendar.ViewCacheFrom(ctx)
+	if vc == nil {
+		return s.ev, nil
+	}
+	key := []byte("stub")
+	if c := vc.CachedView(key); c != nil {
+		return &calendar.Event{ID: s.ev.ID, Version: s.ev.Version, Cached: c}, nil
+	}
+	ev := *s.ev
+	ev.ViewKey = key
+	return &ev, nil
 }
 
 func BenchmarkGetEventAdapterOnly(b *testing.B) {

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -128,4 +129,33 @@ func TestTermListEnvelope(t *testing.T) {
 	}
 	r = e.do("GET", testNS+"/categories?order=sideways", nil).must(t, 400)
 	_ = f
+}
+
+// TestPageURLsMatchEncode checks the page URLs against url.Values.Encode
+// with page and per_page set, for arguments sorting before, between and
+// after them, repeated, empty and needing escapes.
+func TestPageURLsMatchEncode(t *testing.T) {
+	queries := []url.Values{
+		{},
+		{"page": {"3"}},
+		{"per_page": {"7", "8"}, "page": {"x"}},
+		{"a": {"1"}, "pa": {""}, "pagf": {"2", "3"}, "password": {"p w"}, "per_pagf": {"&="}, "z": {"é/?"}},
+		{"start_date": {"2026-01-01"}, "categories": {"a,b"}},
+		{"pag": {"1"}, "page_": {"2"}, "per": {"3"}, "per_page_": {"4"}, "": {"empty key"}},
+	}
+	for _, q := range queries {
+		s := &reqState{query: q, links: links{rest: "http://h/ns"}}
+		urls := newPageURLs(s, "/events")
+		for _, pp := range [][2]int{{1, 9}, {12, 50}} {
+			want := make(url.Values, len(q)+2)
+			for k, v := range q {
+				want[k] = v
+			}
+			want.Set("page", strconv.Itoa(pp[0]))
+			want.Set("per_page", strconv.Itoa(pp[1]))
+			if got, w := urls.url(pp[0], pp[1]), "http://h/ns/events?"+want.Encode(); got != w {
+				t.Errorf("query %v page %v:\ngot  %s\nwant %s", q, pp, got, w)
+			}
+		}
+	}
 }

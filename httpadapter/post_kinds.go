@@ -38,6 +38,7 @@ func eventKind() *postKind[calendar.Event, calendar.EventInput, calendar.EventQu
 		decode:  decodeEvent,
 		render:  (*links).event,
 		version: func(v *calendar.Event) (int64, int64) { return v.ID, v.Version },
+		views:   true,
 	}
 }
 

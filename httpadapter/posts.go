@@ -30,6 +30,19 @@ type postKind[V, I, Q any] struct {
 	decode  func(args map[string]any, v *calendar.Validation, bySlug bool) I
 	render  func(l *links, e *enc, v *V, single bool)
 	version func(v *V) (id, version int64)
+	// views: reads look the encoded records up before the calendar builds
+	// their views (events: see viewHook).
+	views bool
+}
+
+// viewCtx is ctx for the calendar read of a GET: under the request's
+// viewHook when the kind's views are cached and the Handler caches.
+func (k *postKind[V, I, Q]) viewCtx(ctx context.Context, s *reqState, withLD bool) context.Context {
+	if !k.views || s.links.cache == nil {
+		return ctx
+	}
+	s.views = viewHook{l: &s.links, withLD: withLD}
+	return calendar.WithViewCache(ctx, &s.views)
 }
 
 func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
@@ -39,7 +52,7 @@ func (k *postKind[V, I, Q]) listH(h *Handler) serveFunc {
 		q := k.qread(s.args, &v)
 		bad := takeArgErrors(&v)
 		*k.qlang(&q) = lang
-		items, pg, err := k.list(h.cal, ctx, q)
+		items, pg, err := k.list(h.cal, k.viewCtx(ctx, s, false), q)
 		if err := bad.report(err); err != nil {
 			return err
 		}
@@ -96,7 +109,7 @@ func (k *postKind[V, I, Q]) getH(h *Handler) serveFunc {
 		if err := v.Err(); err != nil {
 			return err
 		}
-		rec, err := k.get(h.cal, ctx, ref, opt)
+		rec, err := k.get(h.cal, k.viewCtx(ctx, s, true), ref, opt)
 		return k.reply(w, r, s, rec, err, http.StatusOK, true)
 	}
 }

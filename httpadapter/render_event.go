@@ -55,25 +55,26 @@ func (l *links) restURL(e *enc, collection string, id int64) {
 	e.b = append(e.b, '"')
 }
 
-// event writes an event per wire §3; withLD adds json_ld (single GET). The
-// bytes come from the Handler's cache when this very view was written before
-// (see renderCache).
+// event writes an event per wire §3; withLD adds json_ld (single GET). An
+// event read under the request's viewHook is either the cached bytes
+// (ev.Cached) or a view with its key, written and kept (see renderCache).
 func (l *links) event(e *enc, ev *calendar.Event, withLD bool) {
-	if l.cache == nil {
+	if b, ok := ev.Cached.(*[]byte); ok {
+		e.sep()
+		e.b = append(e.b, *b...)
+		return
+	}
+	if l.cache == nil || ev.ViewKey == nil {
 		l.writeEvent(e, ev, withLD)
 		return
 	}
 	e.sep()
-	e.comma = false // the object's own bytes follow, cached or written
-	e.ckey = appendEventKey(e.ckey[:0], l, ev, withLD)
-	if b, ok := l.cache.get(e.ckey); ok {
-		e.b = append(e.b, b...)
-		e.comma = true
-		return
-	}
+	e.comma = false // the object's own bytes follow
 	start := len(e.b)
 	l.writeEvent(e, ev, withLD)
-	l.cache.put(e.ckey, append([]byte(nil), e.b[start:]...))
+	e.ckey = append(appendRequestKey(e.ckey[:0], l, withLD), ev.ViewKey...)
+	body := append([]byte(nil), e.b[start:]...)
+	l.cache.put(e.ckey, &body)
 }
 
 // writeEvent writes an event per wire §3.

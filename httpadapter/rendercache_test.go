@@ -14,7 +14,8 @@ import (
 // and after each change asks for the event and a list as several callers,
 // in several languages. Every answer of the caching handler must be byte for
 // byte the answer of the same handler with its cache off, so an outdated
-// embed is never served.
+// embed is never served. (The calendar's part of the key has its own test:
+// calendar.TestViewCacheNeverStale.)
 func TestRenderCacheNeverStale(t *testing.T) {
 	e := newEnv(t)
 	f := e.fixture()
@@ -26,10 +27,11 @@ func TestRenderCacheNeverStale(t *testing.T) {
 		fmt.Sprintf("%s/events/%d", testNS, f.event),
 		fmt.Sprintf("%s/events/%d?translation_language=fr", testNS, f.event),
 		fmt.Sprintf("/fr%s/events/%d", testNS, f.event),
+		fmt.Sprintf("%s/events/%d?password=pw", testNS, f.event),
 		testNS + "/events?start_date=2026-01-01",
 		testNS + "/events?start_date=2026-01-01&translation_language=fr",
 	}
-	callers := []string{"", "editor", "author"}
+	callers := []string{"", "editor", "author", "subscriber"}
 	check := func(step string) {
 		t.Helper()
 		for _, p := range paths {
@@ -80,50 +82,52 @@ func TestRenderCacheNeverStale(t *testing.T) {
 	check("event protected")
 }
 
-// TestEventKeyCoversTheView changes each part of a view that no record
-// version stands for, and each request part, and expects a new cache key.
-func TestEventKeyCoversTheView(t *testing.T) {
-	base := func() (*links, *calendar.Event) {
-		l := &links{site: "http://s", host: "s", rest: "http://s/ns"}
-		ev := &calendar.Event{ID: 1, Version: 2, Lang: "en", Status: calendar.StatusPublish,
-			Image:      &calendar.Image{URL: "u", Sizes: map[string]calendar.ImageSize{"thumb": {URL: "t", Width: 1}}},
-			Categories: []calendar.Term{{ID: 3, Version: 1, Count: 5}}, Tags: []calendar.Term{{ID: 4, Version: 1, Count: 1}},
-			Venues:     []calendar.Venue{{ID: 5, Version: 1, Status: calendar.StatusPublish}},
-			Organizers: []calendar.Organizer{{ID: 6, Version: 1, Status: calendar.StatusPublish}}}
-		return l, ev
-	}
-	l, ev := base()
-	want := string(appendEventKey(nil, l, ev, false))
-	changes := map[string]func(l *links, ev *calendar.Event) bool{
-		"withLD":    func(*links, *calendar.Event) bool { return true },
-		"site":      func(l *links, _ *calendar.Event) bool { l.site = "http://t"; return false },
-		"rest":      func(l *links, _ *calendar.Event) bool { l.rest = "http://s/fr/ns"; return false },
-		"query":     func(l *links, _ *calendar.Event) bool { l.query = "?translation_language=fr"; return false },
-		"version":   func(_ *links, ev *calendar.Event) bool { ev.Version++; return false },
-		"lang":      func(_ *links, ev *calendar.Event) bool { ev.Lang = "fr"; return false },
-		"status":    func(_ *links, ev *calendar.Event) bool { ev.Status = calendar.StatusDraft; return false },
-		"protected": func(_ *links, ev *calendar.Event) bool { ev.Protected = true; return false },
-		"image url": func(_ *links, ev *calendar.Event) bool { ev.Image.URL = "v"; return false },
-		"image size": func(_ *links, ev *calendar.Event) bool {
-			ev.Image.Sizes["thumb"] = calendar.ImageSize{URL: "t", Width: 2}
-			return false
-		},
-		"no image":          func(_ *links, ev *calendar.Event) bool { ev.Image = nil; return false },
-		"term count":        func(_ *links, ev *calendar.Event) bool { ev.Categories[0].Count++; return false },
-		"term version":      func(_ *links, ev *calendar.Event) bool { ev.Tags[0].Version++; return false },
-		"term moved":        func(_ *links, ev *calendar.Event) bool { ev.Tags, ev.Categories = ev.Categories, ev.Tags; return false },
-		"venue version":     func(_ *links, ev *calendar.Event) bool { ev.Venues[0].Version++; return false },
-		"venue status":      func(_ *links, ev *calendar.Event) bool { ev.Venues[0].Status = calendar.StatusPrivate; return false },
-		"venue hidden":      func(_ *links, ev *calendar.Event) bool { ev.Venues = nil; return false },
-		"venue image":       func(_ *links, ev *calendar.Event) bool { ev.Venues[0].Image = &calendar.Image{URL: "v"}; return false },
-		"organizer version": func(_ *links, ev *calendar.Event) bool { ev.Organizers[0].Version++; return false },
-		"organizer hidden":  func(_ *links, ev *calendar.Event) bool { ev.Organizers = nil; return false },
+// TestRequestKeyCoversTheRequest changes each request part the encoded
+// bytes depend on and expects a new key (the calendar's part of the key is
+// tested by calendar.TestViewCacheNeverStale).
+func TestRequestKeyCoversTheRequest(t *testing.T) {
+	base := links{site: "http://s", host: "s", rest: "http://s/ns"}
+	want := string(appendRequestKey(nil, &base, false))
+	changes := map[string]func(l *links) bool{
+		"withLD": func(*links) bool { return true },
+		"site":   func(l *links) bool { l.site = "http://t"; return false },
+		"host":   func(l *links) bool { l.host = "t"; return false },
+		"rest":   func(l *links) bool { l.rest = "http://s/fr/ns"; return false },
+		"query":  func(l *links) bool { l.query = "?translation_language=fr"; return false },
+		"moved":  func(l *links) bool { l.site, l.host = "http://ss", ""; return false },
 	}
 	for name, change := range changes {
-		l, ev := base()
-		ld := change(l, ev)
-		if string(appendEventKey(nil, l, ev, ld)) == want {
+		l := base
+		ld := change(&l)
+		if string(appendRequestKey(nil, &l, ld)) == want {
 			t.Errorf("%s: the key did not change", name)
+		}
+	}
+}
+
+// TestRenderCacheAnswers checks the cache is asked before a view is
+// built: once an event's bytes are kept, a list and a GET send the kept
+// bytes (here marked in the title) rather than writing the event again.
+func TestRenderCacheAnswers(t *testing.T) {
+	e := newEnv(t)
+	f := e.fixture()
+	cache := e.h.renders
+	paths := []string{fmt.Sprintf("%s/events/%d", testNS, f.event), testNS + "/events?start_date=2026-01-01"}
+	for _, p := range paths {
+		e.do("GET", p, nil)
+	}
+	cache.mu.Lock()
+	if len(cache.cur) == 0 {
+		t.Fatal("nothing was kept")
+	}
+	for k, b := range cache.cur {
+		marked := bytes.Replace(*b, []byte(`"title":"`), []byte(`"title":"KEPT `), 1)
+		cache.cur[k] = &marked
+	}
+	cache.mu.Unlock()
+	for _, p := range paths {
+		if got := e.do("GET", p, nil); !bytes.Contains([]byte(got.Raw), []byte(`"title":"KEPT `)) {
+			t.Errorf("GET %s wrote the event again: %s", p, got.Raw)
 		}
 	}
 }
@@ -132,12 +136,12 @@ func TestEventKeyCoversTheView(t *testing.T) {
 // that many entries, and an entry asked for again survives the turnover.
 func TestRenderCacheBounded(t *testing.T) {
 	c := newRenderCache(8)
-	c.put([]byte("kept"), []byte("k"))
+	c.put([]byte("kept"), &[]byte{'k'})
 	for i := 0; i < 20; i++ {
 		if _, ok := c.get([]byte("kept")); !ok {
 			t.Fatalf("entry asked for at every put was dropped after %d puts", i)
 		}
-		c.put([]byte(fmt.Sprint(i)), []byte("v"))
+		c.put([]byte(fmt.Sprint(i)), &[]byte{'v'})
 		if n := len(c.cur) + len(c.old); n > 8 {
 			t.Fatalf("%d entries in a cache of 8", n)
 		}
