@@ -14,7 +14,10 @@ import "github.com/redis/go-redis/v9"
 const argsLua = `
 local a = 1
 local function nxt() local v = ARGV[a]; a = a + 1; return v end
-local function num() return tonumber(nxt()) end
+-- Counts are small: a table look-up spares tonumber (strtod) for most.
+local small = {['0'] = 0, ['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5, ['6'] = 6, ['7'] = 7, ['8'] = 8,
+  ['9'] = 9, ['10'] = 10, ['11'] = 11, ['12'] = 12, ['13'] = 13, ['14'] = 14, ['15'] = 15, ['16'] = 16}
+local function num() local v = ARGV[a]; a = a + 1; return small[v] or tonumber(v) end
 local function lst() local t = {}; for _ = 1, num() do t[nxt()] = true end; return t end
 `
 
@@ -232,17 +235,29 @@ local function buf(cmd, k, x, y)
 end
 
 local ids, slugs, found, created = {}, {}, {}, {}
+-- A hole's value never changes once decided: each is worked out once.
+local filled = {}
 local function fill(h)
+  local v = filled[h]
+  if v then return v end
   local c, j = string.sub(h, 1, 1), tonumber(string.sub(h, 2))
-  local v
   if c == 'i' then v = ids[j]
   elseif c == 'r' then v = slugs[j]
   elseif c == 's' then v = slugs[j] and jsonesc(slugs[j])
   elseif c == 'z' then v = ids[j] and zigzag(tonumber(ids[j])) end
   if not v then error('redisstore: unresolved hole ' .. h) end
+  filled[h] = v
   return v
 end
 local function tv()
+  -- Most values have no hole: no table, no concatenation.
+  local h = ARGV[a]
+  if h == '0' then local v = ARGV[a + 1]; a = a + 2; return v end
+  if h == '1' then
+    local v = ARGV[a + 1] .. fill(ARGV[a + 2]) .. ARGV[a + 3]
+    a = a + 4
+    return v
+  end
   local n = num()
   local parts = {nxt()}
   for _ = 1, n do
@@ -251,7 +266,10 @@ local function tv()
   end
   return table.concat(parts)
 end
-local function skiptv() local n = num(); a = a + 2 * n + 1 end
+local function skiptv()
+  if ARGV[a] == '0' then a = a + 2; return end
+  local n = num(); a = a + 2 * n + 1
+end
 local arity = {set = 2, del = 1, hset = 3, hins = 3, hdel = 2, hdelif = 3, zadd = 3, zins = 3, zrem = 2, chg = 1}
 local function fail(i, code, x, y, z) return {'err', tostring(i), code, x or '', y or '', z or ''} end
 
@@ -426,9 +444,10 @@ local function write(o)
       txid = string.format('%d', chseq + 1)
     end
     chseq = chseq + 1
-    local m = string.format('%d', chseq) .. '|' .. txid .. '|' .. k
+    local n = string.format('%d', chseq)
+    local m = n .. '|' .. txid .. '|' .. k
     journal[#journal + 1] = {'z', logKey, m, false}
-    redis.call('ZADD', logKey, chseq, m)
+    redis.call('ZADD', logKey, n, m)
   elseif cmd == 'set' then
     local old = sbase[k]
     if old == nil then
