@@ -14,7 +14,10 @@ import "github.com/redis/go-redis/v9"
 const argsLua = `
 local a = 1
 local function nxt() local v = ARGV[a]; a = a + 1; return v end
-local function num() return tonumber(nxt()) end
+-- Counts are small: a table look-up spares tonumber (strtod) for most.
+local small = {['0'] = 0, ['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5, ['6'] = 6, ['7'] = 7, ['8'] = 8,
+  ['9'] = 9, ['10'] = 10, ['11'] = 11, ['12'] = 12, ['13'] = 13, ['14'] = 14, ['15'] = 15, ['16'] = 16}
+local function num() local v = ARGV[a]; a = a + 1; return small[v] or tonumber(v) end
 local function lst() local t = {}; for _ = 1, num() do t[nxt()] = true end; return t end
 `
 
@@ -99,7 +102,9 @@ end
 // Reply: {"ok", ids, slugs, found, records} | {"stale", guardNo} |
 // {"format", stored} | {"err", step, code, x, y, z} | {"fail", step} |
 // {"broken", step, message}.
-var applyScript = redis.NewScript(argsLua + visibleLua + trimLua + `
+var applyScript = redis.NewScript(applyScriptSrc)
+
+var applyScriptSrc = argsLua + visibleLua + trimLua + `
 local function candidate(base, n, maxlen)
   if n <= 1 then return base end
   local suffix = '-' .. n
@@ -112,6 +117,7 @@ local function candidate(base, n, maxlen)
   return base .. suffix
 end
 local function jsonesc(s)
+  if not string.find(s, '[%c"\\]') then return s end
   return (string.gsub(s, '[%c"\\]', function(c)
     if c == '"' then return '\\"' elseif c == '\\' then return '\\\\' end
     return string.format('\\u%04x', string.byte(c))
@@ -133,12 +139,33 @@ local doneKey, doneTTL = tag .. 'done:' .. ARGV[7], ARGV[8]
 local keepCount, keepSince, maxTrim = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 a = 12
 
+-- sbase, hbase and zbase hold what the script read of Redis (false: none),
+-- by key (and field or member), and, once it writes, what it wrote: every
+-- value is read at most once, and the undo journal takes the value a write
+-- replaces from them when they have it. One MGET reads the strings most
+-- writes read: the token's reply, the format and the sequences. MGET does
+-- not tell a missing key from one of another type, so only the values it
+-- found are taken; the others are read again with GET, which refuses a
+-- key of the wrong type.
+local seqPost, seqTerm, seqChange = tag .. 'seq:post', tag .. 'seq:term', tag .. 'seq:change'
+local firstKeys = {doneKey, KEYS[1], seqPost, seqTerm, seqChange}
+local first = redis.call('MGET', unpack(firstKeys))
+local sbase, hbase, zbase = {}, {}, {}
+for n = 2, #firstKeys do
+  if first[n] then sbase[firstKeys[n]] = first[n] end
+end
+local function rget(k)
+  local v = sbase[k]
+  if v == nil then v = redis.call('GET', k); sbase[k] = v end
+  return v
+end
+
 -- The client re-sends a command whose reply it did not get in time: the
 -- write of this token already happened, so its reply is returned again.
-local done = redis.call('GET', doneKey)
+local done = first[1]
 if done then return cmsgpack.unpack(done) end
 
-local stored = redis.call('GET', KEYS[1])
+local stored = rget(KEYS[1])
 if stored and not string.find(accepted, ',' .. stored .. ',', 1, true) then return {'format', stored} end
 
 for g = 1, num() do
@@ -157,23 +184,30 @@ end
 -- value; gone marks a key deleted whole, whose Redis content no longer counts.
 local str, hov, zov, gone = {}, {}, {}, {}
 local ops, cur = {}, -1
+local function rfield(base, cmd, k, f)
+  local t = base[k]
+  if not t then t = {}; base[k] = t end
+  local v = t[f]
+  if v == nil then v = redis.call(cmd, k, f); t[f] = v end
+  return v
+end
 local function get(k)
   local v = str[k]
   if v ~= nil then return v end
   if gone[k] then return false end
-  return redis.call('GET', k)
+  return rget(k)
 end
 local function hget(k, f)
   local h = hov[k]
   if h and h[f] ~= nil then return h[f] end
   if gone[k] then return false end
-  return redis.call('HGET', k, f)
+  return rfield(hbase, 'HGET', k, f)
 end
 local function zscore(k, m)
   local z = zov[k]
   if z and z[m] ~= nil then return z[m] end
   if gone[k] then return false end
-  return redis.call('ZSCORE', k, m)
+  return rfield(zbase, 'ZSCORE', k, m)
 end
 local function zall(k)
   local out = {}
@@ -193,25 +227,37 @@ local function buf(cmd, k, x, y)
   ops[#ops + 1] = {cmd, k, x, y, cur}
   if cmd == 'set' then str[k] = x
   elseif cmd == 'del' then str[k], hov[k], zov[k], gone[k] = false, nil, nil, true
-  elseif cmd == 'hset' then hov[k] = hov[k] or {}; hov[k][x] = y
+  elseif cmd == 'hset' or cmd == 'hins' then hov[k] = hov[k] or {}; hov[k][x] = y
   elseif cmd == 'hdel' then hov[k] = hov[k] or {}; hov[k][x] = false
-  elseif cmd == 'zadd' then zov[k] = zov[k] or {}; zov[k][y] = x
+  elseif cmd == 'zadd' or cmd == 'zins' then zov[k] = zov[k] or {}; zov[k][y] = x
   elseif cmd == 'zrem' then zov[k] = zov[k] or {}; zov[k][x] = false
   end
 end
 
 local ids, slugs, found, created = {}, {}, {}, {}
+-- A hole's value never changes once decided: each is worked out once.
+local filled = {}
 local function fill(h)
+  local v = filled[h]
+  if v then return v end
   local c, j = string.sub(h, 1, 1), tonumber(string.sub(h, 2))
-  local v
   if c == 'i' then v = ids[j]
   elseif c == 'r' then v = slugs[j]
   elseif c == 's' then v = slugs[j] and jsonesc(slugs[j])
   elseif c == 'z' then v = ids[j] and zigzag(tonumber(ids[j])) end
   if not v then error('redisstore: unresolved hole ' .. h) end
+  filled[h] = v
   return v
 end
 local function tv()
+  -- Most values have no hole: no table, no concatenation.
+  local h = ARGV[a]
+  if h == '0' then local v = ARGV[a + 1]; a = a + 2; return v end
+  if h == '1' then
+    local v = ARGV[a + 1] .. fill(ARGV[a + 2]) .. ARGV[a + 3]
+    a = a + 4
+    return v
+  end
   local n = num()
   local parts = {nxt()}
   for _ = 1, n do
@@ -220,8 +266,11 @@ local function tv()
   end
   return table.concat(parts)
 end
-local function skiptv() local n = num(); a = a + 2 * n + 1 end
-local arity = {set = 2, del = 1, hset = 3, hdel = 2, hdelif = 3, zadd = 3, zrem = 2, chg = 1}
+local function skiptv()
+  if ARGV[a] == '0' then a = a + 2; return end
+  local n = num(); a = a + 2 * n + 1
+end
+local arity = {set = 2, del = 1, hset = 3, hins = 3, hdel = 2, hdelif = 3, zadd = 3, zins = 3, zrem = 2, chg = 1}
 local function fail(i, code, x, y, z) return {'err', tostring(i), code, x or '', y or '', z or ''} end
 
 local function lowest(set)
@@ -264,7 +313,7 @@ for i = 0, nsteps - 1 do
     if op == 'c' or op == 'e' then
       local s = seqs[seqk]
       if not s then
-        s = {tonumber(redis.call('GET', seqk) or '0'), false}
+        s = {tonumber(rget(seqk) or '0'), false}
         seqs[seqk] = s
       end
       if id == '0' then
@@ -371,36 +420,82 @@ end
 local journal = {}
 -- The changes are numbered as they are written: one Seq each, gap-free,
 -- and the write's Tx is the Seq of its first.
-local logKey, seqKey = tag .. 'changes', tag .. 'seq:change'
+local logKey, seqKey = tag .. 'changes', seqChange
 local chseq, txid
+-- known returns what the script knows key k (field or member f) holds now,
+-- nil when it does not; wrote records what a write left there.
+local function known(base, k, f)
+  local t = base[k]
+  if t then return t[f] end
+end
+local function wrote(base, k, f, v)
+  sbase[k] = nil -- a hash or a sorted set now, whatever it was
+  local t = base[k]
+  if not t then t = {}; base[k] = t end
+  t[f] = v
+end
 local function write(o)
   local cmd, k, x, y = o[1], o[2], o[3], o[4]
   if cmd == 'chg' then
     if not chseq then
-      local v = redis.call('GET', seqKey)
+      local v = rget(seqKey)
       journal[#journal + 1] = {'s', seqKey, v}
       chseq = tonumber(v or '0')
       txid = string.format('%d', chseq + 1)
     end
     chseq = chseq + 1
-    local m = string.format('%d', chseq) .. '|' .. txid .. '|' .. k
+    local n = string.format('%d', chseq)
+    local m = n .. '|' .. txid .. '|' .. k
     journal[#journal + 1] = {'z', logKey, m, false}
-    redis.call('ZADD', logKey, chseq, m)
+    redis.call('ZADD', logKey, n, m)
   elseif cmd == 'set' then
-    journal[#journal + 1] = {'s', k, redis.call('GET', k)}
-    redis.call('SET', k, x)
+    local old = sbase[k]
+    if old == nil then
+      old = redis.call('SET', k, x, 'GET')
+    else
+      redis.call('SET', k, x)
+    end
+    journal[#journal + 1] = {'s', k, old}
+    sbase[k], hbase[k], zbase[k] = x, nil, nil
   elseif cmd == 'del' then
     journal[#journal + 1] = {'d', k, redis.call('DUMP', k)}
     redis.call('DEL', k)
-  elseif cmd == 'hset' or cmd == 'hdel' then
-    journal[#journal + 1] = {'h', k, x, redis.call('HGET', k, x)}
-    if cmd == 'hset' then redis.call('HSET', k, x, y) else redis.call('HDEL', k, x) end
-  elseif cmd == 'zadd' then
-    journal[#journal + 1] = {'z', k, y, redis.call('ZSCORE', k, y)}
-    redis.call('ZADD', k, x, y)
+    sbase[k], hbase[k], zbase[k] = false, nil, nil
+  elseif cmd == 'hdel' then
+    local old = known(hbase, k, x)
+    if old == nil then old = redis.call('HGET', k, x) end
+    journal[#journal + 1] = {'h', k, x, old}
+    if old then redis.call('HDEL', k, x) end
+    wrote(hbase, k, x, false)
+  elseif cmd == 'hset' or cmd == 'hins' then
+    -- hins: the plan has the field absent; HSETNX then writes it and says
+    -- so in one call. Had it a value, it is read and replaced as by hset.
+    local old = known(hbase, k, x)
+    if old == nil and cmd == 'hins' and redis.call('HSETNX', k, x, y) == 1 then
+      journal[#journal + 1] = {'h', k, x, false}
+    else
+      if old == nil then old = redis.call('HGET', k, x) end
+      journal[#journal + 1] = {'h', k, x, old}
+      redis.call('HSET', k, x, y)
+    end
+    wrote(hbase, k, x, y)
+  elseif cmd == 'zadd' or cmd == 'zins' then
+    -- zins: the plan has the member absent, as hins.
+    local old = known(zbase, k, y)
+    if old == nil and cmd == 'zins' and redis.call('ZADD', k, 'NX', x, y) == 1 then
+      journal[#journal + 1] = {'z', k, y, false}
+    else
+      if old == nil then old = redis.call('ZSCORE', k, y) end
+      journal[#journal + 1] = {'z', k, y, old}
+      redis.call('ZADD', k, x, y)
+    end
+    wrote(zbase, k, y, x)
   elseif cmd == 'zrem' then
-    journal[#journal + 1] = {'z', k, x, redis.call('ZSCORE', k, x)}
-    redis.call('ZREM', k, x)
+    local old = known(zbase, k, x)
+    if old == nil then old = redis.call('ZSCORE', k, x) end
+    journal[#journal + 1] = {'z', k, x, old}
+    if old then redis.call('ZREM', k, x) end
+    wrote(zbase, k, x, false)
   end
 end
 local function undo(j)
@@ -445,7 +540,7 @@ end
 local reply = {'ok', ri, rs, rf, rr}
 redis.call('SET', doneKey, cmsgpack.pack(reply), 'PX', doneTTL)
 return reply
-`)
+`
 
 // visibleTestScript runs visibleLua on many cases in one round trip, for
 // the differential test: ARGV n {meta visibility}..., reply one 0|1 each.

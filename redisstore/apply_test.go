@@ -381,3 +381,44 @@ func TestApplyDeleteOfAnEnsuredRecord(t *testing.T) {
 	}
 	checkConsistency(t, s.c, s)
 }
+
+// The script writes the index entries and meta of a new record without
+// reading them first (HSETNX, ZADD NX), on the plan's word that they are
+// absent. Where that is wrong — entries left under the id the sequence
+// hands out next — the write still replaces them, and a write that is undone
+// puts them back as they were.
+func TestApplyUndoRestoresEntriesThePlanThoughtAbsent(t *testing.T) {
+	s := newTestStore(t, singleClient(t))
+	ctx := context.Background()
+	mustCreate(t, s, event("first", t0))
+	last, err := s.c.Get(ctx, s.k.tag+"seq:post").Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprint(last + 1)
+	s.c.ZAdd(ctx, s.k.evStart(), redis.Z{Score: 42, Member: id})
+	s.c.ZAdd(ctx, s.k.evStatus(calendar.StatusPublish), redis.Z{Score: 43, Member: id})
+	s.c.HSet(ctx, s.k.meta(), id, "stray")
+	before := snapshotKeys(t, s.c, s)
+
+	boom := errors.New("boom")
+	s.FailApplyAfter(1, boom)
+	if _, err := s.Apply(ctx, &calendar.Write{Steps: []calendar.Step{{Op: calendar.OpCreatePost, Post: event("second", t0)}}}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want the injected failure", err)
+	}
+	if d := cmp.Diff(before, snapshotKeys(t, s.c, s)); d != "" {
+		t.Fatalf("the undone write changed keys (-before +after):\n%s", d)
+	}
+
+	p := mustCreate(t, s, event("second", t0))
+	if fmt.Sprint(p.ID) != id {
+		t.Fatalf("created id %d, want %s", p.ID, id)
+	}
+	if sc := s.c.ZScore(ctx, s.k.evStart(), id).Val(); sc != float64(t0.UnixMicro()) {
+		t.Errorf("ev:start score %v, want the event's start %d", sc, t0.UnixMicro())
+	}
+	if m := s.c.HGet(ctx, s.k.meta(), id).Val(); m == "stray" {
+		t.Error("the meta left under the id was not replaced")
+	}
+	checkConsistency(t, s.c, s)
+}

@@ -189,7 +189,7 @@ local function trimChanges(logKey, trimKey, maxCount, cutNs, maxTrim)
   local n = redis.call('ZCARD', logKey)
   local removed, upTo = 0, nil
   while removed < maxTrim and n > 0 do
-    local first = redis.call('ZRANGE', logKey, 0, 0)[1]
+    local first = redis.call('ZRANGE', logKey, '0', '0')[1] -- strings: a Lua number would be formatted
     local seq = string.match(first, '^(%d+)|')
     local ns = tonumber(string.match(first, '|(%-?%d+)$'))
     if n <= maxCount and ns >= cutNs then break end
