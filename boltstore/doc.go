@@ -83,9 +83,9 @@
 // counts; any other query counts its matches. When the total is known the
 // walk over post_order stops at the end of the page.
 //
-// Reads keep recently decoded posts in a small cache (WithCacheSize) that
-// is checked against the stored bytes on every hit, so it never serves a
-// stale record.
+// Reads keep recently decoded posts, and apart from them terms, in small
+// caches (WithCacheSize) that are checked against the stored bytes on every
+// hit, so they never serve a stale record.
 //
 // # Files
 //

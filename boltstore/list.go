@@ -32,7 +32,7 @@ const ctxEvery = 64
 // post_order comes out in list order; the other ways collect the post_order
 // keys of their matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
-	return s.listPosts(ctx, q, s.cache.post)
+	return s.listPosts(ctx, q, s.cache.get)
 }
 
 // listPosts is ListPosts with the records made by decode.

@@ -119,7 +119,7 @@ func (a *applier) ensurePost(st *calendar.Step) (*calendar.PostRecord, bool, err
 			if raw == nil {
 				return nil, false, errPostNotFound(skel.ID) // an index entry without its record: see Check
 			}
-			p, err := a.cache.post(skel.ID, raw)
+			p, err := a.cache.get(skel.ID, raw)
 			return p, true, err
 		}
 	}
@@ -238,7 +238,7 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 			return errPostNotFound(id) // a UID without its record: see Check
 		}
 		var err error
-		p, err = s.cache.post(id, raw)
+		p, err = s.cache.get(id, raw)
 		return err
 	})
 	if err != nil {
@@ -249,7 +249,7 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 
 // GetPost returns post id of any kind.
 func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
-	return s.getPost(ctx, id, s.cache.post)
+	return s.getPost(ctx, id, s.cache.get)
 }
 
 func (s *Store) getPost(ctx context.Context, id int64, decode postDecoder) (*calendar.PostRecord, error) {
@@ -271,7 +271,7 @@ func (s *Store) getPost(ctx context.Context, id int64, decode postDecoder) (*cal
 
 // GetPosts returns the posts with these ids that exist, in the order asked.
 func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
-	return s.getPosts(ctx, ids, s.cache.post)
+	return s.getPosts(ctx, ids, s.cache.get)
 }
 
 func (s *Store) getPosts(ctx context.Context, ids []int64, decode postDecoder) ([]*calendar.PostRecord, error) {
@@ -304,7 +304,7 @@ func (s *Store) getPosts(ctx context.Context, ids []int64, decode postDecoder) (
 
 // PostBySlug returns the post of this kind holding exactly this slug.
 func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
-	return s.postBySlug(ctx, kind, slug, s.cache.post)
+	return s.postBySlug(ctx, kind, slug, s.cache.get)
 }
 
 func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string, decode postDecoder) (*calendar.PostRecord, error) {

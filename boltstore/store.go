@@ -42,6 +42,7 @@ type Store struct {
 	db      *bolt.DB
 	path    string
 	cache   *postCache
+	terms   *termCache
 	fault   faultHook // armed only by tests
 	commits committer
 
@@ -77,7 +78,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, cache: newPostCache(cfg.cache), retention: cfg.retention}, nil
+	return &Store{db: db, path: path, cache: newPostCache(cfg.cache), terms: newTermCache(cfg.cache), retention: cfg.retention}, nil
 }
 
 // Path returns the file the store was opened on.
