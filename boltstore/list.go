@@ -32,11 +32,12 @@ const ctxEvery = 64
 // post_order comes out in list order; the other ways collect the post_order
 // keys of their matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
-	return s.listPosts(ctx, q, s.cache.get)
+	return s.listPosts(ctx, q, false)
 }
 
-// listPosts is ListPosts with the records made by decode.
-func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode postDecoder) (*calendar.PostPage, error) {
+// listPosts is ListPosts with the cache's records shared (SharedReads) or
+// copied.
+func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, share bool) (*calendar.PostPage, error) {
 	if q == nil || !q.Kind.IsPost() {
 		return nil, errInvalid("list posts: not a post kind")
 	}
@@ -44,7 +45,7 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode pos
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		l := newLister(ctx, tx, q)
-		l.decodePost = decode
+		l.posts = s.cache.in(tx, share)
 		page, err = l.run()
 		return err
 	})
@@ -56,14 +57,14 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode pos
 
 // lister answers one query inside one read transaction.
 type lister struct {
-	ctx        context.Context
-	tx         *bolt.Tx
-	q          *calendar.PostQuery
-	lite       calendar.PostQuery // q without the restrictions a summary cannot answer
-	skel       calendar.PostRecord
-	kbuf       []byte
-	decodePost postDecoder // default: decode every record
-	steps      int         // cursor steps and lookups, for the pushdown test
+	ctx   context.Context
+	tx    *bolt.Tx
+	q     *calendar.PostQuery
+	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
+	skel  calendar.PostRecord
+	kbuf  []byte
+	posts cacheReader[calendar.PostRecord] // default: decode every record
+	steps int                              // cursor steps and lookups, for the pushdown test
 	// guaranteed is the reverse link bucket the way in reads (its link
 	// restriction holds for every candidate).
 	guaranteed []byte
@@ -74,7 +75,7 @@ type lister struct {
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
-	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q, decodePost: decodePost}
+	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q, posts: noCache.in(tx, false)}
 	l.lite.VenueIDs, l.lite.NotVenueIDs, l.lite.OrganizerIDs = nil, nil, nil
 	l.lite.CategoryIDs, l.lite.TagIDs, l.lite.Search, l.lite.Name = nil, nil, nil, ""
 	return l
@@ -692,15 +693,11 @@ func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 		if err := l.step(); err != nil {
 			return nil, err
 		}
-		v := posts.Get(storage.IDKey(id))
-		if v == nil {
-			continue
-		}
-		p, err := l.decodePost(id, v)
+		p, err := l.posts.read(posts, id)
 		if err != nil {
 			return nil, err
 		}
-		if storage.MatchPost(l.q, p) {
+		if p != nil && storage.MatchPost(l.q, p) {
 			matches = append(matches, p)
 		}
 	}
@@ -740,9 +737,9 @@ func (l *lister) appendRecord(pg *pager, posts *bolt.Bucket, k []byte, rec *cale
 }
 
 func (l *lister) decode(posts *bolt.Bucket, id int64) (*calendar.PostRecord, error) {
-	v := posts.Get(storage.IDKey(id))
-	if v == nil {
+	p, err := l.posts.read(posts, id)
+	if err == nil && p == nil {
 		return nil, errPostNotFound(id) // an index entry without its record: see Check
 	}
-	return l.decodePost(id, v)
+	return p, err
 }

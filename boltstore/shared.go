@@ -28,31 +28,31 @@ func (s *Store) SharedReads() calendar.Repository { return sharedView{s} }
 type sharedView struct{ *Store }
 
 func (v sharedView) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
-	return v.getPost(ctx, id, v.cache.shared)
+	return v.getPost(ctx, id, true)
 }
 
 func (v sharedView) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
-	return v.getPosts(ctx, ids, v.cache.shared)
+	return v.getPosts(ctx, ids, true)
 }
 
 func (v sharedView) PostBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
-	return v.postBySlug(ctx, kind, slug, v.cache.shared)
+	return v.postBySlug(ctx, kind, slug, true)
 }
 
 func (v sharedView) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
-	return v.listPosts(ctx, q, v.cache.shared)
+	return v.listPosts(ctx, q, true)
 }
 
 func (v sharedView) GetTerm(ctx context.Context, id int64) (*calendar.TermRecord, error) {
-	return v.getTerm(ctx, id, v.terms.shared)
+	return v.getTerm(ctx, id, true)
 }
 
 func (v sharedView) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermRecord, error) {
-	return v.getTerms(ctx, ids, v.terms.shared)
+	return v.getTerms(ctx, ids, true)
 }
 
 func (v sharedView) TermBySlug(ctx context.Context, tax calendar.Taxonomy, slug string) (*calendar.TermRecord, error) {
-	return v.termBySlug(ctx, tax, slug, v.terms.shared)
+	return v.termBySlug(ctx, tax, slug, true)
 }
 
 func (v sharedView) ListTerms(ctx context.Context, tax calendar.Taxonomy) ([]*calendar.TermRecord, error) {

@@ -220,7 +220,7 @@ func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name str
 		prefix := namePrefix(byte(tax.Kind()), key)
 		c := tx.Bucket(bTermNames).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
-			t, err := readTerm(tx, storage.ParseIDKey(k[len(prefix):]), s.terms.get)
+			t, err := readTerm(tx, storage.ParseIDKey(k[len(prefix):]), s.terms.in(tx, false))
 			if err != nil {
 				return err // a name without its record: see Check
 			}
@@ -236,14 +236,14 @@ func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name str
 
 // GetTerm returns term id.
 func (s *Store) GetTerm(ctx context.Context, id int64) (*calendar.TermRecord, error) {
-	return s.getTerm(ctx, id, s.terms.get)
+	return s.getTerm(ctx, id, false)
 }
 
-func (s *Store) getTerm(ctx context.Context, id int64, decode termDecoder) (*calendar.TermRecord, error) {
+func (s *Store) getTerm(ctx context.Context, id int64, share bool) (*calendar.TermRecord, error) {
 	var t *calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		t, err = readTerm(tx, id, decode)
+		t, err = readTerm(tx, id, s.terms.in(tx, share))
 		return err
 	})
 	if err != nil {
@@ -254,23 +254,21 @@ func (s *Store) getTerm(ctx context.Context, id int64, decode termDecoder) (*cal
 
 // GetTerms returns the terms with these ids that exist, in the order asked.
 func (s *Store) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermRecord, error) {
-	return s.getTerms(ctx, ids, s.terms.get)
+	return s.getTerms(ctx, ids, false)
 }
 
-func (s *Store) getTerms(ctx context.Context, ids []int64, decode termDecoder) ([]*calendar.TermRecord, error) {
+func (s *Store) getTerms(ctx context.Context, ids []int64, share bool) ([]*calendar.TermRecord, error) {
 	out := make([]*calendar.TermRecord, 0, len(ids))
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		terms := tx.Bucket(bTerms)
+		terms, rd := tx.Bucket(bTerms), s.terms.in(tx, share)
 		for _, id := range ids {
-			v := terms.Get(storage.IDKey(id))
-			if v == nil {
-				continue
-			}
-			t, err := decode(id, v)
+			t, err := rd.read(terms, id)
 			if err != nil {
 				return err
 			}
-			out = append(out, t)
+			if t != nil {
+				out = append(out, t)
+			}
 		}
 		return nil
 	})
@@ -282,10 +280,10 @@ func (s *Store) getTerms(ctx context.Context, ids []int64, decode termDecoder) (
 
 // TermBySlug returns the term of the taxonomy holding exactly this slug.
 func (s *Store) TermBySlug(ctx context.Context, tax calendar.Taxonomy, slug string) (*calendar.TermRecord, error) {
-	return s.termBySlug(ctx, tax, slug, s.terms.get)
+	return s.termBySlug(ctx, tax, slug, false)
 }
 
-func (s *Store) termBySlug(ctx context.Context, tax calendar.Taxonomy, slug string, decode termDecoder) (*calendar.TermRecord, error) {
+func (s *Store) termBySlug(ctx context.Context, tax calendar.Taxonomy, slug string, share bool) (*calendar.TermRecord, error) {
 	var t *calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bTermSlugs).Get(slugKey(tax.Kind(), slug))
@@ -293,7 +291,7 @@ func (s *Store) termBySlug(ctx context.Context, tax calendar.Taxonomy, slug stri
 			return fmt.Errorf("boltstore: %s slug %q: %w", tax, slug, calendar.ErrNotFound)
 		}
 		var err error
-		t, err = readTerm(tx, storage.ParseIDKey(v), decode)
+		t, err = readTerm(tx, storage.ParseIDKey(v), s.terms.in(tx, share))
 		return err
 	})
 	if err != nil {
@@ -314,7 +312,7 @@ func (s *Store) listTermsWith(ctx context.Context, tax calendar.Taxonomy, shared
 	var out []*calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		out, err = listTerms(ctx, tx, tax, s.terms.shared)
+		out, err = listTerms(ctx, tx, tax, s.terms.in(tx, true).decode)
 		return err
 	})
 	if err != nil {
@@ -330,7 +328,7 @@ func (s *Store) listTermsWith(ctx context.Context, tax calendar.Taxonomy, shared
 
 // listTerms walks the terms bucket in id order. Both taxonomies share it:
 // term sets are small, and one id sequence keeps ids unique across them.
-func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy, decode termDecoder) ([]*calendar.TermRecord, error) {
+func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy, decode func(id int64, raw []byte) (*calendar.TermRecord, error)) ([]*calendar.TermRecord, error) {
 	var out []*calendar.TermRecord
 	c := tx.Bucket(bTerms).Cursor()
 	n := 0
@@ -351,13 +349,13 @@ func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy, decode t
 	return out, nil
 }
 
-// readTerm reads term id with decode.
-func readTerm(tx *bolt.Tx, id int64, decode termDecoder) (*calendar.TermRecord, error) {
-	v := tx.Bucket(bTerms).Get(storage.IDKey(id))
-	if v == nil {
+// readTerm reads term id with rd.
+func readTerm(tx *bolt.Tx, id int64, rd cacheReader[calendar.TermRecord]) (*calendar.TermRecord, error) {
+	t, err := rd.read(tx.Bucket(bTerms), id)
+	if err == nil && t == nil {
 		return nil, errTermNotFound(id)
 	}
-	return decode(id, v)
+	return t, err
 }
 
 func getTerm(tx *bolt.Tx, id int64) (*calendar.TermRecord, error) {
