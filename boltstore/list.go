@@ -280,6 +280,15 @@ func (l *lister) plan() (way, error) {
 		return min(r, need+need*r/max(l.total, 1))
 	}
 	stopsEarly := l.counted && q.Limit > 0
+	// The Start range's size from the counts, summed once for every way
+	// it bounds.
+	startRange := -1
+	rangeSize := func() int {
+		if startRange < 0 {
+			startRange = l.rangeEstimate(lo, hi)
+		}
+		return startRange
+	}
 	if isEvent {
 		// A link's events in list order (link_order) within the Start
 		// range are a subset of that range, walked the same way: they
@@ -301,7 +310,7 @@ func (l *lister) plan() (way, error) {
 				// The totals are counted for one category or tag only:
 				// this is the one link restriction, and the Start
 				// range's size bounds its range without a walk.
-				count = func(int) (int, error) { return pageWalk(l.rangeEstimate(lo, hi)), nil }
+				count = func(int) (int, error) { return pageWalk(rangeSize()), nil }
 			}
 			if err := consider(w, count, perKey); err != nil {
 				return way{}, err
@@ -337,7 +346,7 @@ func (l *lister) plan() (way, error) {
 	}
 	countOrdered := func(limit int) (int, error) { return l.countRange(lo, hi, limit) }
 	if stopsEarly {
-		countOrdered = func(int) (int, error) { return pageWalk(l.rangeEstimate(lo, hi)), nil }
+		countOrdered = func(int) (int, error) { return pageWalk(rangeSize()), nil }
 	}
 	if err := consider(ordered, countOrdered, perKey); err != nil {
 		return way{}, err
