@@ -24,13 +24,14 @@ const (
 const ctxEvery = 64
 
 // ListPosts answers q from the narrowest index range: the ids asked for, the
-// smallest reverse link set, the featured set, the Start range, the End
-// range, or the whole kind. Each candidate is confirmed with
-// storage.MatchPost, first on the summary kept in post_order and, when q
-// filters on text or on links the way in does not guarantee, on the decoded
-// record; otherwise only the records of the page are decoded. A walk of
-// post_order comes out in list order; the other ways collect the post_order
-// keys of their matches and sort them (they sort in list order).
+// smallest set of linked events within the Start range (link_order), a
+// parent's children, the featured set, the Start range, the End range, or
+// the whole kind. Each candidate is confirmed with storage.MatchPost, first
+// on the summary kept in the index and, when q filters on text or on links
+// the way in does not guarantee, on the decoded record; otherwise only the
+// records of the page are decoded. Walks of post_order and link_order come
+// out in list order; the other ways collect the post_order keys of their
+// matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
 	return s.listPosts(ctx, q, false)
 }
