@@ -18,9 +18,9 @@ var ErrInconsistent = errors.New("boltstore: inconsistent store")
 // file is consistent: the version stamp is known; every record decodes, sits
 // under its own id and below its sequence; every index entry a record implies
 // (slug, order with its summary, end, featured, links, parent, names with
-// their summaries or parents, UID, scheduled and odd-ended events, event
-// counts) is present
-// with the right value; and no index holds an entry that no record implies.
+// their summaries or parents, UID, scheduled and odd-ended events, links in
+// list order, event counts) is present with the right value; and no index
+// holds an entry that no record implies.
 // It reads the whole file, so it is for tests, tools and after-crash checks,
 // not for the request path. It returns nil or an error wrapping
 // ErrInconsistent that names up to ten problems.

@@ -476,9 +476,14 @@ func (c *counter) axis(axis byte, r calendar.TimeRange) (int, error) {
 // buckets sums the level-0 buckets [first, last], taking whole buckets of
 // the higher levels where they fit.
 func (c *counter) buckets(axis byte, first, last uint64) (int, error) {
+	return c.bucketsFrom(axis, 0, first, last)
+}
+
+// bucketsFrom is buckets for the level-lv0 buckets [first, last].
+func (c *counter) bucketsFrom(axis byte, lv0 int, first, last uint64) (int, error) {
 	n := 0
 	const fan = 1 << countFan
-	for lv := 0; first <= last; lv++ {
+	for lv := lv0; first <= last; lv++ {
 		if lv == len(countShifts)-1 {
 			m, err := c.levelRange(axis, lv, first, last)
 			return n + m, err
@@ -557,8 +562,10 @@ func (c *counter) seesOwn(flags byte, st []byte) bool {
 }
 
 // rangeEstimate returns about how many events lie in the post_order range
-// [lo, hi] (keys kind ‖ Start ‖ id), whatever their status: the whole
-// level-0 buckets inside it, from the counts. The planner needs no more.
+// [lo, hi] (keys kind ‖ Start ‖ id), whatever their status: the level-2
+// buckets (about 13 days) covering the whole level-0 buckets inside it,
+// from the counts. The planner needs no more, and summing the finer levels
+// at the range's ends cost more than the page walk it plans.
 func (l *lister) rangeEstimate(lo, hi []byte) int {
 	c := &counter{l: l, q: &calendar.PostQuery{}, scope: scopeKey(0, 0)}
 	first, last := uint64(0), uint64(0)
@@ -574,6 +581,7 @@ func (l *lister) rangeEstimate(lo, hi []byte) int {
 	if first > last {
 		return 0
 	}
-	n, _ := c.buckets(axisStart, first, last)
+	const lv = 2
+	n, _ := c.bucketsFrom(axisStart, lv, first>>(lv*countFan), last>>(lv*countFan))
 	return n
 }

@@ -42,6 +42,9 @@
 //	event_future     id → summary, scheduled (future) events only
 //	event_odd        id → summary, events ending before they start (or never)
 //	event_counts     axis ‖ scope ‖ owner ‖ level ‖ bucket ‖ class → count
+//	link_order       kind ‖ linked id ‖ Start ‖ event id → summary (the
+//	                 events of each venue, organizer, category and tag
+//	                 in list order)
 //
 // Name keys are calendar.NameKey of every language's title or name, so the
 // holders of one name are one cursor range in id order: an ensure walks it
@@ -60,7 +63,11 @@
 // and sorts them into list order without a lookup; a list decodes only the
 // records of its page, unless it filters on text or on links other than the
 // one it came in by; link restrictions are checked with one lookup per
-// linked id in the reverse link buckets, not on the record.
+// linked id in the reverse link buckets, not on the record. A list
+// restricted to some venues (organizers, categories, tags) walks their
+// link_order ranges within its Start range, merged in list order: a subset
+// of the post_order walk that needs no sort, so a page of one category
+// reads about its own events, however many others the calendar holds.
 //
 // # Totals
 //
@@ -83,17 +90,17 @@
 // counts; any other query counts its matches. When the total is known the
 // walk over post_order stops at the end of the page.
 //
-// Reads keep recently decoded posts in a small cache (WithCacheSize) that
-// is checked against the stored bytes on every hit, so it never serves a
-// stale record.
+// Reads keep recently decoded posts, and apart from them terms, in small
+// caches (WithCacheSize) that are checked against the stored bytes on every
+// hit, so they never serve a stale record.
 //
 // # Files
 //
 // The meta bucket records storage.FormatVersion and this package's layout
-// version. Open migrates a file of layout 1 or 2 in its opening transaction
+// version. Open migrates a file of layout 1, 2 or 3 in its opening transaction
 // (records rewritten in the current format, name and UID indexes built from
 // them for layout 1, counts and the scheduled and odd-ended event indexes
-// for both; a failure leaves the file untouched) and refuses a file written by
+// for layouts 1 and 2, link_order for all three; a failure leaves the file untouched) and refuses a file written by
 // any other version (ErrIncompatible) rather than misreading it. bbolt locks the file: a second Open of a file in
 // use, from this or another process, fails after the WithTimeout delay with
 // an error wrapping ErrLocked. Backup writes a consistent copy of a live

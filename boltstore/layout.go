@@ -29,13 +29,14 @@ var (
 	bPostNames       = []byte("post_names")
 	bTermNames       = []byte("term_names")
 	bPostUIDs        = []byte("post_uids")
+	bLinkOrder       = []byte("link_order")
 )
 
 // allBuckets lists every bucket but meta; Open creates the missing ones.
 var allBuckets = [][]byte{
 	bSeq, bPosts, bTerms, bPostSlugs, bTermSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
-	bPostNames, bTermNames, bPostUIDs, bChanges, bEventCounts, bEventFuture, bEventOdd,
+	bPostNames, bTermNames, bPostUIDs, bChanges, bEventCounts, bEventFuture, bEventOdd, bLinkOrder,
 }
 
 // indexBuckets are the buckets derived from the records alone; Check
@@ -43,7 +44,7 @@ var allBuckets = [][]byte{
 var indexBuckets = [][]byte{
 	bPostSlugs, bPostOrder, bEventEnd, bFeatured,
 	bVenueEvents, bOrganizerEvents, bCategoryEvents, bTagEvents, bParentChildren,
-	bPostNames, bPostUIDs, bTermSlugs, bTermNames, bEventCounts, bEventFuture, bEventOdd,
+	bPostNames, bPostUIDs, bTermSlugs, bTermNames, bEventCounts, bEventFuture, bEventOdd, bLinkOrder,
 }
 
 // Keys of the meta and seq buckets.
@@ -106,6 +107,19 @@ func linkKey(linked, event int64) []byte {
 	return append(storage.IDKey(linked), storage.IDKey(event)...)
 }
 
+// linkOrderPrefix is kind ‖ linked id: the link_order entries of the
+// events linked to one venue, organizer, category or tag, in list order.
+func linkOrderPrefix(k calendar.Kind, linked int64) []byte {
+	b := make([]byte, 0, 1+8+16)
+	return append(append(b, byte(k)), storage.IDKey(linked)...)
+}
+
+// linkOrderKey is linkOrderPrefix ‖ Start ‖ event id: its tail after the
+// prefix is the tail of the event's post_order key.
+func linkOrderKey(k calendar.Kind, linked int64, p *calendar.PostRecord) []byte {
+	return append(linkOrderPrefix(k, linked), storage.TimeAndIDKey(p.Start, p.ID)...)
+}
+
 // entry is one index entry a post implies.
 type entry struct {
 	bucket, key, value []byte
@@ -151,6 +165,9 @@ func postEntries(p *calendar.PostRecord) []entry {
 	for _, k := range linkKinds {
 		for _, id := range p.Links(k) {
 			es = append(es, entry{linkBucket(k), linkKey(id, p.ID), val, true})
+			// A list of one venue, organizer, category or tag walks
+			// only its events, in list order.
+			es = append(es, entry{bLinkOrder, linkOrderKey(k, id, p), summary, false})
 		}
 	}
 	return es

@@ -24,19 +24,21 @@ const (
 const ctxEvery = 64
 
 // ListPosts answers q from the narrowest index range: the ids asked for, the
-// smallest reverse link set, the featured set, the Start range, the End
-// range, or the whole kind. Each candidate is confirmed with
-// storage.MatchPost, first on the summary kept in post_order and, when q
-// filters on text or on links the way in does not guarantee, on the decoded
-// record; otherwise only the records of the page are decoded. A walk of
-// post_order comes out in list order; the other ways collect the post_order
-// keys of their matches and sort them (they sort in list order).
+// smallest set of linked events within the Start range (link_order), a
+// parent's children, the featured set, the Start range, the End range, or
+// the whole kind. Each candidate is confirmed with storage.MatchPost, first
+// on the summary kept in the index and, when q filters on text or on links
+// the way in does not guarantee, on the decoded record; otherwise only the
+// records of the page are decoded. Walks of post_order and link_order come
+// out in list order; the other ways collect the post_order keys of their
+// matches and sort them (they sort in list order).
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
-	return s.listPosts(ctx, q, s.cache.post)
+	return s.listPosts(ctx, q, false)
 }
 
-// listPosts is ListPosts with the records made by decode.
-func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode postDecoder) (*calendar.PostPage, error) {
+// listPosts is ListPosts with the cache's records shared (SharedReads) or
+// copied.
+func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, share bool) (*calendar.PostPage, error) {
 	if q == nil || !q.Kind.IsPost() {
 		return nil, errInvalid("list posts: not a post kind")
 	}
@@ -44,7 +46,7 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode pos
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		l := newLister(ctx, tx, q)
-		l.decodePost = decode
+		l.posts = s.cache.in(tx, share)
 		page, err = l.run()
 		return err
 	})
@@ -56,14 +58,14 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, decode pos
 
 // lister answers one query inside one read transaction.
 type lister struct {
-	ctx        context.Context
-	tx         *bolt.Tx
-	q          *calendar.PostQuery
-	lite       calendar.PostQuery // q without the restrictions a summary cannot answer
-	skel       calendar.PostRecord
-	kbuf       []byte
-	decodePost postDecoder // default: decode every record
-	steps      int         // cursor steps and lookups, for the pushdown test
+	ctx   context.Context
+	tx    *bolt.Tx
+	q     *calendar.PostQuery
+	lite  calendar.PostQuery // q without the restrictions a summary cannot answer
+	skel  calendar.PostRecord
+	kbuf  []byte
+	posts cacheReader[calendar.PostRecord] // default: decode every record
+	steps int                              // cursor steps and lookups, for the pushdown test
 	// guaranteed is the reverse link bucket the way in reads (its link
 	// restriction holds for every candidate).
 	guaranteed []byte
@@ -74,7 +76,7 @@ type lister struct {
 }
 
 func newLister(ctx context.Context, tx *bolt.Tx, q *calendar.PostQuery) *lister {
-	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q, decodePost: decodePost}
+	l := &lister{ctx: ctx, tx: tx, q: q, lite: *q, posts: noCache.in(tx, false)}
 	l.lite.VenueIDs, l.lite.NotVenueIDs, l.lite.OrganizerIDs = nil, nil, nil
 	l.lite.CategoryIDs, l.lite.TagIDs, l.lite.Search, l.lite.Name = nil, nil, nil, ""
 	return l
@@ -140,8 +142,13 @@ type way struct {
 	keys func(limit int, fn func(k, summary []byte) error) (int, error)
 	// full: candidates must be decoded to be confirmed.
 	full bool
-	// bucket: the reverse link bucket a link way reads.
+	// bucket: the reverse link bucket whose restriction the way
+	// guarantees.
 	bucket []byte
+	// wayLinkOrdered: the link_order ranges of these linked ids of kind
+	// link, within the post_order range [lo, hi].
+	link   calendar.Kind
+	linked []int64
 }
 
 type wayKind int
@@ -150,6 +157,7 @@ const (
 	wayOrdered wayKind = iota
 	wayIDs
 	wayKeys
+	wayLinkOrdered
 )
 
 func (l *lister) run() (*calendar.PostPage, error) {
@@ -198,6 +206,8 @@ func (l *lister) run() (*calendar.PostPage, error) {
 			return nil, err
 		}
 		return l.byKeys(keys, w.full)
+	case wayLinkOrdered:
+		return l.walkLinkOrder(w.link, w.linked, w.lo, w.hi, w.full)
 	}
 	return l.walkOrdered(w.lo, w.hi, w.full)
 }
@@ -257,29 +267,63 @@ func (l *lister) plan() (way, error) {
 		return consider(w, func(limit int) (int, error) { return w.keys(limit, nil) }, perKey)
 	}
 	isEvent := q.Kind == calendar.KindEvent
+	full := needsRecord(q)
+	perKey := 1
+	if full {
+		perKey = decodeCost
+	}
+	lo, hi := l.orderRange()
+	// pageWalk estimates a walk over a list-ordered range that stops once
+	// the page is full: about the page over the share of the range that
+	// matches (r bounds the range from above).
+	pageWalk := func(r int) int {
+		need := max(q.Offset, 0) + q.Limit
+		return min(r, need+need*r/max(l.total, 1))
+	}
+	stopsEarly := l.counted && q.Limit > 0
+	// The Start range's size from the counts, summed once for every way
+	// it bounds.
+	startRange := -1
+	rangeSize := func() int {
+		if startRange < 0 {
+			startRange = l.rangeEstimate(lo, hi)
+		}
+		return startRange
+	}
 	if isEvent {
-		links := []struct {
-			bucket []byte
-			ids    []int64
+		// A link's events in list order (link_order) within the Start
+		// range are a subset of that range, walked the same way: they
+		// cost at most what the post_order walk costs, and need no sort,
+		// unlike the reverse link entries of every date.
+		for _, ln := range []struct {
+			kind calendar.Kind
+			ids  []int64
 		}{
-			{bVenueEvents, q.VenueIDs}, {bOrganizerEvents, q.OrganizerIDs},
-			{bCategoryEvents, q.CategoryIDs}, {bTagEvents, q.TagIDs},
-		}
-		if q.PostParent != 0 {
-			links = append(links, struct {
-				bucket []byte
-				ids    []int64
-			}{bParentChildren, []int64{q.PostParent}})
-		}
-		for _, ln := range links {
+			{calendar.KindVenue, q.VenueIDs}, {calendar.KindOrganizer, q.OrganizerIDs},
+			{calendar.KindCategory, q.CategoryIDs}, {calendar.KindTag, q.TagIDs},
+		} {
 			if len(ln.ids) == 0 {
 				continue
 			}
-			b, ids := l.tx.Bucket(ln.bucket), ln.ids
+			w := way{kind: wayLinkOrdered, lo: lo, hi: hi, full: full, bucket: linkBucket(ln.kind), link: ln.kind, linked: ln.ids}
+			count := func(limit int) (int, error) { return l.countLinkOrder(ln.kind, ln.ids, lo, hi, limit) }
+			if stopsEarly {
+				// The totals are counted for one category or tag only:
+				// this is the one link restriction, and the Start
+				// range's size bounds its range without a walk.
+				count = func(int) (int, error) { return pageWalk(rangeSize()), nil }
+			}
+			if err := consider(w, count, perKey); err != nil {
+				return way{}, err
+			}
+		}
+		if q.PostParent != 0 {
+			b := l.tx.Bucket(bParentChildren)
+			ids := []int64{q.PostParent}
 			if err := considerKeys(way{
 				keys:   func(limit int, fn func(k, summary []byte) error) (int, error) { return l.linkKeys(b, ids, limit, fn) },
-				full:   needsRecord(q),
-				bucket: ln.bucket,
+				full:   full,
+				bucket: bParentChildren,
 			}); err != nil {
 				return way{}, err
 			}
@@ -290,32 +334,20 @@ func (l *lister) plan() (way, error) {
 				keys: func(limit int, fn func(k, summary []byte) error) (int, error) {
 					return l.timeKeys(b, calendar.TimeRange{}, limit, fn)
 				},
-				full: needsRecord(q),
+				full: full,
 			}); err != nil {
 				return way{}, err
 			}
 		}
 	}
-	full := needsRecord(q)
-	perKey := 1
-	if full {
-		perKey = decodeCost
-	}
-	lo, hi := l.orderRange()
 	ordered := way{kind: wayOrdered, lo: lo, hi: hi, full: full}
 	useEnd := isEvent && !q.End.IsZero()
 	if bestCost == math.MaxInt && !useEnd {
 		return ordered, nil // nothing else to compare with: no need to count
 	}
 	countOrdered := func(limit int) (int, error) { return l.countRange(lo, hi, limit) }
-	if l.counted && q.Limit > 0 {
-		// The walk stops once the page is full: it costs about the page
-		// over the share of the range that matches.
-		countOrdered = func(int) (int, error) {
-			r := l.rangeEstimate(lo, hi)
-			need := max(q.Offset, 0) + q.Limit
-			return min(r, need+need*r/max(l.total, 1)), nil
-		}
+	if stopsEarly {
+		countOrdered = func(int) (int, error) { return pageWalk(rangeSize()), nil }
 	}
 	if err := consider(ordered, countOrdered, perKey); err != nil {
 		return way{}, err
@@ -484,7 +516,6 @@ func (l *lister) match(posts *bolt.Bucket, k, v []byte, full bool) (ok bool, rec
 // returns (and, if full, every candidate).
 func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, error) {
 	q := l.q
-	posts := l.tx.Bucket(bPosts)
 	c := l.tx.Bucket(bPostOrder).Cursor()
 	var k, v []byte
 	var next func() ([]byte, []byte)
@@ -502,8 +533,23 @@ func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, erro
 		}
 		next, inRange = c.Prev, func(k []byte) bool { return bytes.Compare(k, lo) >= 0 }
 	}
-	pg := newPager(q)
-	for ; k != nil && inRange(k); k, v = next() {
+	return l.walk(func() ([]byte, []byte) {
+		if k == nil || !inRange(k) {
+			return nil, nil
+		}
+		rk, rv := k, v
+		k, v = next()
+		return rk, rv
+	}, full)
+}
+
+// walk confirms the candidates next yields (post_order key and summary,
+// in list order, until a nil key) and decodes only what the page returns
+// (and, if full, every candidate).
+func (l *lister) walk(next func() (k, summary []byte), full bool) (*calendar.PostPage, error) {
+	posts := l.tx.Bucket(bPosts)
+	pg := newPager(l.q)
+	for k, v := next(); k != nil; k, v = next() {
 		if err := l.step(); err != nil {
 			return nil, err
 		}
@@ -521,6 +567,80 @@ func (l *lister) walkOrdered(lo, hi []byte, full bool) (*calendar.PostPage, erro
 		}
 	}
 	return l.finish(pg), nil
+}
+
+// linkRange returns the link_order bounds of linked id of kind k within
+// the post_order range [lo, hi] (hi inclusive): the tails of post_order
+// keys and of link_order keys are both Start ‖ id.
+func linkRange(k calendar.Kind, linked int64, lo, hi []byte) (from, to []byte) {
+	prefix := linkOrderPrefix(k, linked)
+	return append(slices.Clip(prefix), lo[1:]...), append(prefix, hi[1:]...)
+}
+
+// countLinkOrder counts the link_order entries of linked ids of kind k
+// within [lo, hi] (an event linked twice counts twice), stopping past limit.
+func (l *lister) countLinkOrder(k calendar.Kind, linked []int64, lo, hi []byte, limit int) (int, error) {
+	c := l.tx.Bucket(bLinkOrder).Cursor()
+	n := 0
+	for _, id := range linked {
+		from, to := linkRange(k, id, lo, hi)
+		for key, _ := c.Seek(from); key != nil && bytes.Compare(key, to) <= 0 && n <= limit; key, _ = c.Next() {
+			if err := l.step(); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// walkLinkOrder walks the events linked to any of linked (of kind k)
+// within the post_order range [lo, hi] in list order: one link_order
+// cursor per linked id, merged on Start ‖ id, an event linked to several
+// passed once.
+func (l *lister) walkLinkOrder(k calendar.Kind, linked []int64, lo, hi []byte, full bool) (*calendar.PostPage, error) {
+	linked = slices.Compact(slices.Sorted(slices.Values(linked)))
+	b := l.tx.Bucket(bLinkOrder)
+	type head struct {
+		c    *bolt.Cursor
+		to   []byte
+		k, v []byte // current entry; k nil when the range is done
+	}
+	heads := make([]head, len(linked))
+	for i, id := range linked {
+		from, to := linkRange(k, id, lo, hi)
+		h := head{c: b.Cursor(), to: to}
+		if h.k, h.v = h.c.Seek(from); h.k != nil && bytes.Compare(h.k, to) > 0 {
+			h.k = nil
+		}
+		heads[i] = h
+	}
+	const tail = 1 + 8 // kind ‖ linked id, before Start ‖ id
+	advance := func(h *head) {
+		if h.k, h.v = h.c.Next(); h.k != nil && bytes.Compare(h.k, h.to) > 0 {
+			h.k = nil
+		}
+	}
+	return l.walk(func() ([]byte, []byte) {
+		var first *head
+		for i := range heads {
+			if h := &heads[i]; h.k != nil && (first == nil || bytes.Compare(h.k[tail:], first.k[tail:]) < 0) {
+				first = h
+			}
+		}
+		if first == nil {
+			return nil, nil
+		}
+		k := l.eventOrderKey(first.k[tail:tail+8], first.k[tail+8:])
+		v := first.v
+		for i := range heads { // the same event under another linked id
+			if h := &heads[i]; h != first && h.k != nil && bytes.Equal(h.k[tail:], first.k[tail:]) {
+				advance(h)
+			}
+		}
+		advance(first)
+		return k, v
+	}, full)
 }
 
 // byKeys takes the post_order keys of candidates already confirmed on
@@ -583,15 +703,11 @@ func (l *lister) byIDs(ids []int64) (*calendar.PostPage, error) {
 		if err := l.step(); err != nil {
 			return nil, err
 		}
-		v := posts.Get(storage.IDKey(id))
-		if v == nil {
-			continue
-		}
-		p, err := l.decodePost(id, v)
+		p, err := l.posts.read(posts, id)
 		if err != nil {
 			return nil, err
 		}
-		if storage.MatchPost(l.q, p) {
+		if p != nil && storage.MatchPost(l.q, p) {
 			matches = append(matches, p)
 		}
 	}
@@ -631,9 +747,9 @@ func (l *lister) appendRecord(pg *pager, posts *bolt.Bucket, k []byte, rec *cale
 }
 
 func (l *lister) decode(posts *bolt.Bucket, id int64) (*calendar.PostRecord, error) {
-	v := posts.Get(storage.IDKey(id))
-	if v == nil {
+	p, err := l.posts.read(posts, id)
+	if err == nil && p == nil {
 		return nil, errPostNotFound(id) // an index entry without its record: see Check
 	}
-	return l.decodePost(id, v)
+	return p, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -225,6 +226,69 @@ func TestListReadsPageAndMatchesOnly(t *testing.T) {
 			}
 			if limit := 20*page.Total + 50; steps > limit {
 				t.Errorf("%d cursor steps for %d matches of %d events; want ≤ %d", steps, page.Total, n, limit)
+			}
+		})
+	}
+}
+
+// TestListOneLinkWalksItsPage proves that a page of one category among
+// many (the totals counted, the walk stopping at the end of the page) reads
+// the category's own events in list order: the cursor steps do not grow
+// with the category's events nor with the calendar's.
+func TestListOneLinkWalksItsPage(t *testing.T) {
+	const n, inCat, limit = 5000, 1000, 9
+	s := openTemp(t, WithNoSync())
+	seedBulk(t, s, n, 365*24*time.Hour)
+	cat := mustCreateTerm(t, s, &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Slug: "jazz", Lang: "en", Name: calendar.Text{"en": "Jazz"}})
+	other := mustCreateTerm(t, s, &calendar.TermRecord{Taxonomy: calendar.TaxonomyCategory, Slug: "rock", Lang: "en", Name: calendar.Text{"en": "Rock"}})
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range inCat {
+		e := event(fmt.Sprint("jazz-", i), base.Add(time.Duration(rng.Int64N(int64(365*24*time.Hour)))))
+		e.CategoryIDs = []int64{cat.ID}
+		if i%2 == 0 {
+			e.CategoryIDs = append(e.CategoryIDs, other.ID)
+		}
+		mustCreate(t, s, e)
+	}
+	pub := calendar.Visibility{Statuses: []calendar.Status{calendar.StatusPublish}}
+	for _, tc := range []struct {
+		name     string
+		q        calendar.PostQuery
+		maxSteps int
+	}{
+		{"category from now on", calendar.PostQuery{Kind: calendar.KindEvent, Now: base, Visible: pub, Limit: limit, CategoryIDs: []int64{cat.ID},
+			End: calendar.TimeRange{From: base.Add(90 * 24 * time.Hour)}}, 200},
+		{"category, second page", calendar.PostQuery{Kind: calendar.KindEvent, Now: base, Visible: pub, Limit: limit, Offset: limit, CategoryIDs: []int64{cat.ID},
+			End: calendar.TimeRange{From: base.Add(90 * 24 * time.Hour)}}, 200},
+		// Two categories: the total is not counted, so the walk visits
+		// every entry of both in the window, each event once.
+		{"two categories in a week", calendar.PostQuery{Kind: calendar.KindEvent, Now: base, Visible: pub, Limit: limit, CategoryIDs: []int64{cat.ID, other.ID},
+			Start: calendar.TimeRange{From: base.Add(100 * 24 * time.Hour), To: base.Add(107 * 24 * time.Hour)}}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var page *calendar.PostPage
+			var steps int
+			err := s.db.View(func(tx *bolt.Tx) error {
+				l := newLister(context.Background(), tx, &tc.q)
+				var err error
+				page, err = l.run()
+				steps = l.steps
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Records) != limit || page.Total <= limit {
+				t.Fatalf("page of %d records of %d: the case proves nothing", len(page.Records), page.Total)
+			}
+			for i, p := range page.Records {
+				if !slices.Contains(p.CategoryIDs, cat.ID) && !slices.Contains(p.CategoryIDs, other.ID) {
+					t.Fatalf("record %d: %+v is in neither category", i, p)
+				}
+			}
+			t.Logf("%d cursor steps for a page of %d of %d matches", steps, len(page.Records), page.Total)
+			if steps > tc.maxSteps {
+				t.Errorf("%d cursor steps for a page of %d of %d matches; want ≤ %d", steps, len(page.Records), page.Total, tc.maxSteps)
 			}
 		})
 	}

@@ -99,3 +99,43 @@ func rewriteAll(tx *bolt.Tx, bucket []byte, conv func(k, v []byte) ([]byte, []en
 		after = batch[len(batch)-1].key
 	}
 }
+
+// buildLinkOrder fills link_order from the records: the migration from
+// layout 3, which did not have it. Posts are read a batch at a time and
+// their entries written after, so no cursor walks a bucket being changed.
+func buildLinkOrder(tx *bolt.Tx) error {
+	posts, links := tx.Bucket(bPosts), tx.Bucket(bLinkOrder)
+	var after []byte
+	for {
+		var batch []entry
+		c := posts.Cursor()
+		k, v := c.First()
+		if after != nil {
+			if k, v = c.Seek(after); k != nil && string(k) == string(after) {
+				k, v = c.Next()
+			}
+		}
+		n := 0
+		for ; k != nil && n < migrateBatch; k, v = c.Next() {
+			n++
+			after = append(after[:0], k...)
+			p, err := storage.DecodePost(v)
+			if err != nil {
+				return fmt.Errorf("post %d: %w", storage.ParseIDKey(k), err)
+			}
+			for _, e := range postEntries(p) {
+				if string(e.bucket) == string(bLinkOrder) {
+					batch = append(batch, e)
+				}
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		for _, e := range batch {
+			if err := links.Put(e.key, e.value); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -52,7 +52,7 @@ func WithFileMode(mode fs.FileMode) Option {
 	return func(c *config) { c.mode = mode }
 }
 
-// WithCacheSize sets how many decoded posts the store keeps in memory to
+// WithCacheSize sets how many decoded posts (and, apart, terms) the store keeps in memory to
 // save decoding them again on reads (default DefaultCacheSize; 0 turns the
 // cache off). A cached post is only used while its stored bytes are
 // unchanged, so the cache never serves stale data.

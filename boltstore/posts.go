@@ -119,7 +119,7 @@ func (a *applier) ensurePost(st *calendar.Step) (*calendar.PostRecord, bool, err
 			if raw == nil {
 				return nil, false, errPostNotFound(skel.ID) // an index entry without its record: see Check
 			}
-			p, err := a.cache.post(skel.ID, raw)
+			p, err := a.cache.in(a.tx, false).decode(skel.ID, raw)
 			return p, true, err
 		}
 	}
@@ -176,7 +176,7 @@ func (a *applier) checkPostLinks(p *calendar.PostRecord) error {
 		if raw == nil {
 			return errLinkMissing(k, id)
 		}
-		l, err := a.cache.shared(id, raw)
+		l, err := a.cache.in(a.tx, true).decode(id, raw)
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 			return errPostNotFound(id) // a UID without its record: see Check
 		}
 		var err error
-		p, err = s.cache.post(id, raw)
+		p, err = s.cache.in(tx, false).decode(id, raw)
 		return err
 	})
 	if err != nil {
@@ -249,18 +249,16 @@ func (s *Store) PostByUID(ctx context.Context, kind calendar.Kind, uid string) (
 
 // GetPost returns post id of any kind.
 func (s *Store) GetPost(ctx context.Context, id int64) (*calendar.PostRecord, error) {
-	return s.getPost(ctx, id, s.cache.post)
+	return s.getPost(ctx, id, false)
 }
 
-func (s *Store) getPost(ctx context.Context, id int64, decode postDecoder) (*calendar.PostRecord, error) {
+func (s *Store) getPost(ctx context.Context, id int64, share bool) (*calendar.PostRecord, error) {
 	var p *calendar.PostRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		v := tx.Bucket(bPosts).Get(storage.IDKey(id))
-		if v == nil {
+		if p, err = s.cache.in(tx, share).read(tx.Bucket(bPosts), id); err == nil && p == nil {
 			return errPostNotFound(id)
 		}
-		p, err = decode(id, v)
 		return err
 	})
 	if err != nil {
@@ -271,28 +269,26 @@ func (s *Store) getPost(ctx context.Context, id int64, decode postDecoder) (*cal
 
 // GetPosts returns the posts with these ids that exist, in the order asked.
 func (s *Store) GetPosts(ctx context.Context, ids []int64) ([]*calendar.PostRecord, error) {
-	return s.getPosts(ctx, ids, s.cache.post)
+	return s.getPosts(ctx, ids, false)
 }
 
-func (s *Store) getPosts(ctx context.Context, ids []int64, decode postDecoder) ([]*calendar.PostRecord, error) {
+func (s *Store) getPosts(ctx context.Context, ids []int64, share bool) ([]*calendar.PostRecord, error) {
 	out := make([]*calendar.PostRecord, 0, len(ids))
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		posts := tx.Bucket(bPosts)
+		posts, rd := tx.Bucket(bPosts), s.cache.in(tx, share)
 		for i, id := range ids {
 			if i%64 == 63 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 			}
-			v := posts.Get(storage.IDKey(id))
-			if v == nil {
-				continue
-			}
-			p, err := decode(id, v)
+			p, err := rd.read(posts, id)
 			if err != nil {
 				return err
 			}
-			out = append(out, p)
+			if p != nil {
+				out = append(out, p)
+			}
 		}
 		return nil
 	})
@@ -304,10 +300,10 @@ func (s *Store) getPosts(ctx context.Context, ids []int64, decode postDecoder) (
 
 // PostBySlug returns the post of this kind holding exactly this slug.
 func (s *Store) PostBySlug(ctx context.Context, kind calendar.Kind, slug string) (*calendar.PostRecord, error) {
-	return s.postBySlug(ctx, kind, slug, s.cache.post)
+	return s.postBySlug(ctx, kind, slug, false)
 }
 
-func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string, decode postDecoder) (*calendar.PostRecord, error) {
+func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string, share bool) (*calendar.PostRecord, error) {
 	var p *calendar.PostRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bPostSlugs).Get(slugKey(kind, slug))
@@ -315,11 +311,10 @@ func (s *Store) postBySlug(ctx context.Context, kind calendar.Kind, slug string,
 			return fmt.Errorf("boltstore: %s slug %q: %w", kind, slug, calendar.ErrNotFound)
 		}
 		id := storage.ParseIDKey(v)
-		if v = tx.Bucket(bPosts).Get(v); v == nil {
+		var err error
+		if p, err = s.cache.in(tx, share).read(tx.Bucket(bPosts), id); err == nil && p == nil {
 			return errPostNotFound(id) // a slug without its record: see Check
 		}
-		var err error
-		p, err = decode(id, v)
 		return err
 	})
 	if err != nil {

@@ -213,7 +213,9 @@ func TestCrashRecovery(t *testing.T) {
 		// Kill at a random moment once the child is writing.
 		killAt := time.Duration(100+rng.IntN(300)) * time.Millisecond
 		acks := 0
-		var inflight int64 // a delete started and not yet acknowledged
+		// Deletes started and not yet acknowledged: with several writers,
+		// more than one may be cut short by the kill.
+		inflight := map[int64]bool{}
 		for line := range lines {
 			if strings.HasPrefix(line, "ERR") {
 				cmd.Process.Kill()
@@ -237,10 +239,11 @@ func TestCrashRecovery(t *testing.T) {
 			case sscan(line, "U %d %d", &id, &v):
 				version[id] = v
 			case sscan(line, "- D %d", &id):
-				inflight = id
+				inflight[id] = true
 				continue
 			case sscan(line, "D %d", &id):
-				deleted[id], inflight = true, 0
+				deleted[id] = true
+				delete(inflight, id)
 			default:
 				continue
 			}
@@ -267,11 +270,11 @@ func sscan(line, format string, args ...any) bool {
 }
 
 // verifyAcked reopens the file and checks every acknowledged write.
-// inflight, if not 0, is an event whose delete was cut short by the kill:
+// inflight holds the events whose delete was cut short by the kill:
 // either outcome is right, and the one found is what later rounds expect.
 // Every acknowledged big write must be whole, and no big write may be
 // there in part: every crash venue and crash tag is linked by an event.
-func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, version map[int64]int64, inflight int64, bigs map[int64]bigAck) {
+func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, version map[int64]int64, inflight map[int64]bool, bigs map[int64]bigAck) {
 	t.Helper()
 	s, err := Open(path, WithTimeout(5*time.Second))
 	if err != nil {
@@ -284,7 +287,7 @@ func verifyAcked(t *testing.T, path string, created, deleted map[int64]bool, ver
 	for id := range created {
 		p, err := s.GetPost(ctx, id)
 		switch {
-		case id == inflight:
+		case inflight[id]:
 			deleted[id] = errors.Is(err, calendar.ErrNotFound)
 			if err != nil && !deleted[id] {
 				t.Errorf("event %d: %v", id, err)

@@ -16,13 +16,14 @@ import (
 
 // LayoutVersion is the version of this package's bucket and key layout. It is
 // stored in every file beside storage.FormatVersion. Open migrates a file of
-// layout 1 (record format 1) or 2 in place; a file carrying any other pair
+// layout 1 (record format 1), 2 or 3 in place; a file carrying any other pair
 // is refused.
 //
 //	1: records in format 1; no name or UID index
 //	2: records in format 2; name indexes (post_names, term_names) and UIDs (post_uids)
 //	3: event counts (event_counts) with the scheduled and odd-ended events apart (event_future, event_odd)
-const LayoutVersion = 3
+//	4: the events of each linked venue, organizer, category and tag in list order (link_order)
+const LayoutVersion = 4
 
 // magic marks a file as an eventcal store, so that Open refuses to adopt a
 // bbolt file written by some other program.
@@ -42,6 +43,7 @@ type Store struct {
 	db      *bolt.DB
 	path    string
 	cache   *postCache
+	terms   *termCache
 	fault   faultHook // armed only by tests
 	commits committer
 
@@ -77,7 +79,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, cache: newPostCache(cfg.cache), retention: cfg.retention}, nil
+	return &Store{db: db, path: path, cache: newPostCache(cfg.cache), terms: newTermCache(cfg.cache), retention: cfg.retention}, nil
 }
 
 // Path returns the file the store was opened on.
@@ -129,16 +131,26 @@ func initLayout(tx *bolt.Tx) error {
 			return err
 		}
 	}
+	migrated := false
 	if format == 1 && layout == 1 {
 		if err := migrateLayout1(tx); err != nil {
 			return fmt.Errorf("migrating from layout 1: %w", err)
 		}
-		format, layout = storage.FormatVersion, 2
+		format, layout, migrated = storage.FormatVersion, 2, true
 	}
 	if layout == 2 && format == storage.FormatVersion {
 		if err := buildCounts(tx); err != nil {
 			return fmt.Errorf("migrating from layout 2: %w", err)
 		}
+		layout, migrated = 3, true
+	}
+	if layout == 3 && format == storage.FormatVersion {
+		if err := buildLinkOrder(tx); err != nil {
+			return fmt.Errorf("migrating from layout 3: %w", err)
+		}
+		migrated = true
+	}
+	if migrated {
 		if err := stamp(meta); err != nil {
 			return err
 		}
@@ -175,7 +187,7 @@ func checkMeta(meta *bolt.Bucket) error {
 		return err
 	}
 	if format != storage.FormatVersion || layout != LayoutVersion {
-		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d (and migrates layouts 1 and 2)",
+		return fmt.Errorf("%w: written with record format %d, layout %d; this build reads format %d, layout %d (and migrates layouts 1 to 3)",
 			ErrIncompatible, format, layout, storage.FormatVersion, LayoutVersion)
 	}
 	return nil

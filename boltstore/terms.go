@@ -145,7 +145,7 @@ func (a *applier) deleteTerm(id, version int64) error {
 	// a name check: the level they join may hold one of their names, which
 	// the next update of such a term reports (domain rules allow it; a
 	// delete is never refused for it).
-	children, err := listTerms(a.ctx, tx, old.Taxonomy)
+	children, err := listTerms(a.ctx, tx, old.Taxonomy, decodeTerm)
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name str
 		prefix := namePrefix(byte(tax.Kind()), key)
 		c := tx.Bucket(bTermNames).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
-			t, err := getTerm(tx, storage.ParseIDKey(k[len(prefix):]))
+			t, err := readTerm(tx, storage.ParseIDKey(k[len(prefix):]), s.terms.in(tx, false))
 			if err != nil {
 				return err // a name without its record: see Check
 			}
@@ -236,10 +236,14 @@ func (s *Store) TermsByName(ctx context.Context, tax calendar.Taxonomy, name str
 
 // GetTerm returns term id.
 func (s *Store) GetTerm(ctx context.Context, id int64) (*calendar.TermRecord, error) {
+	return s.getTerm(ctx, id, false)
+}
+
+func (s *Store) getTerm(ctx context.Context, id int64, share bool) (*calendar.TermRecord, error) {
 	var t *calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		t, err = getTerm(tx, id)
+		t, err = readTerm(tx, id, s.terms.in(tx, share))
 		return err
 	})
 	if err != nil {
@@ -250,19 +254,21 @@ func (s *Store) GetTerm(ctx context.Context, id int64) (*calendar.TermRecord, er
 
 // GetTerms returns the terms with these ids that exist, in the order asked.
 func (s *Store) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermRecord, error) {
+	return s.getTerms(ctx, ids, false)
+}
+
+func (s *Store) getTerms(ctx context.Context, ids []int64, share bool) ([]*calendar.TermRecord, error) {
 	out := make([]*calendar.TermRecord, 0, len(ids))
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		terms := tx.Bucket(bTerms)
+		terms, rd := tx.Bucket(bTerms), s.terms.in(tx, share)
 		for _, id := range ids {
-			v := terms.Get(storage.IDKey(id))
-			if v == nil {
-				continue
-			}
-			t, err := decodeTerm(id, v)
+			t, err := rd.read(terms, id)
 			if err != nil {
 				return err
 			}
-			out = append(out, t)
+			if t != nil {
+				out = append(out, t)
+			}
 		}
 		return nil
 	})
@@ -274,6 +280,10 @@ func (s *Store) GetTerms(ctx context.Context, ids []int64) ([]*calendar.TermReco
 
 // TermBySlug returns the term of the taxonomy holding exactly this slug.
 func (s *Store) TermBySlug(ctx context.Context, tax calendar.Taxonomy, slug string) (*calendar.TermRecord, error) {
+	return s.termBySlug(ctx, tax, slug, false)
+}
+
+func (s *Store) termBySlug(ctx context.Context, tax calendar.Taxonomy, slug string, share bool) (*calendar.TermRecord, error) {
 	var t *calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bTermSlugs).Get(slugKey(tax.Kind(), slug))
@@ -281,7 +291,7 @@ func (s *Store) TermBySlug(ctx context.Context, tax calendar.Taxonomy, slug stri
 			return fmt.Errorf("boltstore: %s slug %q: %w", tax, slug, calendar.ErrNotFound)
 		}
 		var err error
-		t, err = getTerm(tx, storage.ParseIDKey(v))
+		t, err = readTerm(tx, storage.ParseIDKey(v), s.terms.in(tx, share))
 		return err
 	})
 	if err != nil {
@@ -292,21 +302,33 @@ func (s *Store) TermBySlug(ctx context.Context, tax calendar.Taxonomy, slug stri
 
 // ListTerms returns every term of the taxonomy in ascending id order.
 func (s *Store) ListTerms(ctx context.Context, tax calendar.Taxonomy) ([]*calendar.TermRecord, error) {
+	return s.listTermsWith(ctx, tax, false)
+}
+
+// listTermsWith is ListTerms with the cache's records copied or, if
+// shared, handed out as they are (SharedReads). The copies are made after
+// the taxonomy check, so a list of categories copies no tag.
+func (s *Store) listTermsWith(ctx context.Context, tax calendar.Taxonomy, shared bool) ([]*calendar.TermRecord, error) {
 	var out []*calendar.TermRecord
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
-		out, err = listTerms(ctx, tx, tax)
+		out, err = listTerms(ctx, tx, tax, s.terms.in(tx, true).decode)
 		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if !shared {
+		for i, t := range out {
+			out[i] = t.Clone()
+		}
 	}
 	return out, nil
 }
 
 // listTerms walks the terms bucket in id order. Both taxonomies share it:
 // term sets are small, and one id sequence keeps ids unique across them.
-func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy) ([]*calendar.TermRecord, error) {
+func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy, decode func(id int64, raw []byte) (*calendar.TermRecord, error)) ([]*calendar.TermRecord, error) {
 	var out []*calendar.TermRecord
 	c := tx.Bucket(bTerms).Cursor()
 	n := 0
@@ -316,7 +338,7 @@ func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy) ([]*cale
 				return nil, err
 			}
 		}
-		t, err := decodeTerm(storage.ParseIDKey(k), v)
+		t, err := decode(storage.ParseIDKey(k), v)
 		if err != nil {
 			return nil, err
 		}
@@ -325,6 +347,15 @@ func listTerms(ctx context.Context, tx *bolt.Tx, tax calendar.Taxonomy) ([]*cale
 		}
 	}
 	return out, nil
+}
+
+// readTerm reads term id with rd.
+func readTerm(tx *bolt.Tx, id int64, rd cacheReader[calendar.TermRecord]) (*calendar.TermRecord, error) {
+	t, err := rd.read(tx.Bucket(bTerms), id)
+	if err == nil && t == nil {
+		return nil, errTermNotFound(id)
+	}
+	return t, err
 }
 
 func getTerm(tx *bolt.Tx, id int64) (*calendar.TermRecord, error) {

@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func TestOpenRefusesUnknownVersions(t *testing.T) {
 	}{
 		{"newer record format", kFormat, u64(99), "format 99"},
 		{"newer layout", kLayout, u64(42), "layout 42"},
-		{"format 1 with layout 3 (never written)", kFormat, u64(1), "format 1, layout 3"},
+		{"format 1 with the current layout (never written)", kFormat, u64(1), fmt.Sprintf("format 1, layout %d", LayoutVersion)},
 		{"malformed stamp", kFormat, []byte("x"), "malformed"},
 		{"foreign magic", kMagic, []byte("someone-else"), "not an eventcal store"},
 	}
