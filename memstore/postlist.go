@@ -178,17 +178,17 @@ func (l *postList) count(r calendar.TimeRange, q *calendar.PostQuery) int {
 		if s.i1 <= s.i0 {
 			return 0
 		}
-		return scanCount(l.blocks[s.b0][s.i0:s.i1], q)
+		return l.cutCount(s.b0, s.i0, s.i1, q, m)
 	}
 	total := 0
 	// Whole blocks from lo up to hi; the cut ones are scanned.
 	lo, hi := s.b0, s.b1
 	if s.i0 > 0 {
-		total += scanCount(l.blocks[s.b0][s.i0:], q)
+		total += l.cutCount(s.b0, s.i0, len(l.blocks[s.b0]), q, m)
 		lo++
 	}
 	if s.b1 < len(l.blocks) {
-		total += scanCount(l.blocks[s.b1][:s.i1], q)
+		total += l.cutCount(s.b1, 0, s.i1, q, m)
 	}
 	if lo < hi {
 		total += l.countBlocks(1, 0, l.tree.leaves, lo, hi, q, m)
@@ -222,6 +222,29 @@ func (l *postList) countBlocks(k, nlo, nhi, lo, hi int, q *calendar.PostQuery, m
 	}
 	mid := (nlo + nhi) / 2
 	return l.countBlocks(2*k, nlo, mid, lo, hi, q, m) + l.countBlocks(2*k+1, mid, nhi, lo, hi, q, m)
+}
+
+// cutCount returns how many entries lo..hi-1 of block b (those with Start
+// in q's window) match q. When they are most of the block and its summary
+// decides q, the block's count less the matches among the others is read
+// instead: at most half a block is scanned.
+func (l *postList) cutCount(b, lo, hi int, q *calendar.PostQuery, m *countMask) int {
+	blk := l.blocks[b]
+	if hi <= lo {
+		return 0
+	}
+	if 2*(hi-lo) <= len(blk) {
+		return scanCount(blk[lo:hi], q)
+	}
+	n, ok := l.sums[b].count(q, m)
+	if !ok {
+		return scanCount(blk[lo:hi], q)
+	}
+	// The others lie outside q's Start window: count them as the summary
+	// did, whatever their Start.
+	rest := *q
+	rest.Start = calendar.TimeRange{}
+	return n - scanCount(blk[:lo], &rest) - scanCount(blk[hi:], &rest)
 }
 
 // scanCount returns how many of ps match q, visiting each.
