@@ -89,9 +89,24 @@ func keyOf(p *calendar.PostRecord) statusKey {
 // add counts p in. The spans only ever widen: a span wider than its
 // entries' makes count scan a block it could have decided, never miscount.
 func (sum *blockSum) add(p *calendar.PostRecord) {
+	sum.addCounts(p)
 	if sum.byAuthor == nil {
 		sum.byAuthor = map[authorKey]int{}
 	}
+	sum.byAuthor[authorKey{keyOf(p), p.Author}]++
+}
+
+// sub counts p out (p as it was added).
+func (sum *blockSum) sub(p *calendar.PostRecord) {
+	sum.subCounts(p)
+	ak := authorKey{keyOf(p), p.Author}
+	if sum.byAuthor[ak]--; sum.byAuthor[ak] == 0 {
+		delete(sum.byAuthor, ak)
+	}
+}
+
+// addCounts is add without the per-author counts (what sumTree nodes keep).
+func (sum *blockSum) addCounts(p *calendar.PostRecord) {
 	if sum.entries == 0 || p.End.Before(sum.minEnd) {
 		sum.minEnd = p.End
 	}
@@ -108,30 +123,23 @@ func (sum *blockSum) add(p *calendar.PostRecord) {
 		}
 		sum.futures++
 	}
-	k := keyOf(p)
-	if i := k.slot(); i >= 0 {
+	if i := keyOf(p).slot(); i >= 0 {
 		sum.byStatus[i]++
 	} else {
 		sum.odd++
 	}
-	sum.byAuthor[authorKey{k, p.Author}]++
 }
 
-// sub counts p out (p as it was added).
-func (sum *blockSum) sub(p *calendar.PostRecord) {
+// subCounts is sub without the per-author counts.
+func (sum *blockSum) subCounts(p *calendar.PostRecord) {
 	sum.entries-- // at 0 the next add resets the spans
 	if p.Status == calendar.StatusFuture {
 		sum.futures--
 	}
-	k := keyOf(p)
-	if i := k.slot(); i >= 0 {
+	if i := keyOf(p).slot(); i >= 0 {
 		sum.byStatus[i]--
 	} else {
 		sum.odd--
-	}
-	ak := authorKey{k, p.Author}
-	if sum.byAuthor[ak]--; sum.byAuthor[ak] == 0 {
-		delete(sum.byAuthor, ak)
 	}
 }
 
@@ -178,30 +186,14 @@ func maskFor(q *calendar.PostQuery) *countMask {
 // nothing else that the summary does not know (see countable); ok is false
 // when the summary cannot tell and the block must be scanned.
 func (sum *blockSum) count(q *calendar.PostQuery, m *countMask) (n int, ok bool) {
+	w, ok := sum.reads(q)
 	switch {
-	case sum.odd > 0:
+	case !ok:
 		return 0, false
-	case outside(sum.maxEnd, sum.minEnd, q.End):
+	case w < 0:
 		return 0, true
-	case !q.End.Contains(sum.minEnd) || !q.End.Contains(sum.maxEnd):
-		return 0, false // some inside, some maybe not
 	}
-	// Scheduled posts read as published once their date has passed.
-	w := 0
-	if sum.futures > 0 {
-		switch {
-		case !sum.maxFut.After(q.Now):
-			w = 1
-		case sum.minFut.After(q.Now):
-		default:
-			return 0, false
-		}
-	}
-	for i, c := range sum.byStatus {
-		if c != 0 && m.all[w][i] {
-			n += c
-		}
-	}
+	n = m.public(sum, w)
 	if m.owner == 0 {
 		return n, true
 	}
@@ -211,6 +203,55 @@ func (sum *blockSum) count(q *calendar.PostQuery, m *countMask) (n int, ok bool)
 		}
 	}
 	return n, true
+}
+
+// reads tells how the entries summed in sum read for q: ok is false when
+// the spans cannot tell; w is -1 when none lies in q's End window, else
+// every one does and w is the index of countMask's slots that applies (1
+// when its scheduled posts read as published, their date passed by q.Now).
+func (sum *blockSum) reads(q *calendar.PostQuery) (w int, ok bool) {
+	switch {
+	case sum.odd > 0:
+		return 0, false
+	case outside(sum.maxEnd, sum.minEnd, q.End):
+		return -1, true
+	case !q.End.Contains(sum.minEnd) || !q.End.Contains(sum.maxEnd):
+		return 0, false // some inside, some maybe not
+	}
+	if sum.futures > 0 {
+		switch {
+		case !sum.maxFut.After(q.Now):
+			return 1, true
+		case sum.minFut.After(q.Now):
+		default:
+			return 0, false
+		}
+	}
+	return 0, true
+}
+
+// public returns how many of sum's entries m counts for everyone.
+func (m *countMask) public(sum *blockSum, w int) (n int) {
+	for i, c := range sum.byStatus {
+		if c != 0 && m.all[w][i] {
+			n += c
+		}
+	}
+	return n
+}
+
+// ownable reports whether m counts some of sum's entries for their author
+// only, so that the per-author counts must be read.
+func (m *countMask) ownable(sum *blockSum, w int) bool {
+	if m.owner == 0 {
+		return false
+	}
+	for i, c := range sum.byStatus {
+		if c != 0 && m.own[w][i] {
+			return true
+		}
+	}
+	return false
 }
 
 // outside reports whether no instant of [lo, hi] (hi ≥ lo) lies in r.

@@ -16,4 +16,7 @@
 // category, tag and parent to events), each also in list order. ListPosts
 // picks the narrowest of those ways in and confirms each candidate with
 // storage.MatchPost, so its answers are exactly those of every other driver.
+// Exact totals of event lists come from summaries of the index lists' blocks
+// added up in a segment tree per list, O(log n) rather than one per match or
+// per block (see sumTree and docs/storage.md).
 package memstore

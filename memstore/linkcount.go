@@ -11,7 +11,7 @@ import (
 var _ calendar.LinkCounter = (*Store)(nil)
 
 // CountLinks counts, under one read lock, the events linked to each id of
-// q. Each id's reverse link list is counted from its block summaries where
+// q. Each id's reverse link list is counted from its summary tree where
 // the query allows (see countable), else walked and confirmed with
 // storage.MatchPost, so the counts of a whole set of ids cost no more than
 // their link lists. See calendar.LinkCounter.

@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"iter"
 	"slices"
 
 	"github.com/eventcal/eventcal/calendar"
@@ -39,7 +40,7 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 	var matches []*calendar.PostRecord
 	found, seen := 0, 0
 walk:
-	for _, part := range s.plan(q) {
+	for part := range s.plan(q) {
 		for _, p := range part {
 			if counted && found >= keep {
 				break walk
@@ -83,15 +84,18 @@ func (s *Store) countable(q *calendar.PostQuery) (bool, int) {
 	}
 	list := s.byKind[calendar.KindEvent]
 	links := 0
-	for k, ids := range map[calendar.Kind][]int64{calendar.KindVenue: q.VenueIDs, calendar.KindOrganizer: q.OrganizerIDs,
-		calendar.KindCategory: q.CategoryIDs, calendar.KindTag: q.TagIDs} {
-		if len(ids) == 0 {
+	for _, l := range [...]struct {
+		kind calendar.Kind
+		ids  []int64
+	}{{calendar.KindVenue, q.VenueIDs}, {calendar.KindOrganizer, q.OrganizerIDs},
+		{calendar.KindCategory, q.CategoryIDs}, {calendar.KindTag, q.TagIDs}} {
+		if len(l.ids) == 0 {
 			continue
 		}
-		if links++; links > 1 || len(distinct(ids)) > 1 {
+		if links++; links > 1 || len(distinct(l.ids)) > 1 {
 			return false, 0
 		}
-		list = s.links[k][ids[0]]
+		list = s.links[l.kind][l.ids[0]]
 	}
 	win := s.startWindow(q)
 	if list == nil || win.Empty() || q.Start.Empty() || q.End.Empty() {
@@ -107,44 +111,48 @@ func (s *Store) countable(q *calendar.PostQuery) (bool, int) {
 // The ways in, narrowest chosen: the asked ids; for events, each restricted
 // link (venue, organizer, category, tag, parent), the union of its lists;
 // and the per-kind list. Every event list is ordered by Start first, so each
-// is cut to the Start window by binary search before it is counted. A way in
-// made of one list is already in order; unions and id lists are sorted.
-func (s *Store) plan(q *calendar.PostQuery) [][]*calendar.PostRecord {
+// is cut to the Start window by binary search and sized from its sum tree
+// before any is read: choosing costs O(log n) per list, and reading only
+// the parts the caller takes. A way in made of one list is already in
+// order; unions and id lists are sorted.
+func (s *Store) plan(q *calendar.PostQuery) iter.Seq[[]*calendar.PostRecord] {
+	one := func(ps []*calendar.PostRecord) iter.Seq[[]*calendar.PostRecord] {
+		return func(yield func([]*calendar.PostRecord) bool) { yield(ps) }
+	}
 	all := s.byKind[q.Kind]
 	if all == nil { // not a post kind
-		return nil
+		return func(func([]*calendar.PostRecord) bool) {}
 	}
 	if q.Kind != calendar.KindEvent {
 		if q.Name != "" { // the name index: usually one or two records
-			return [][]*calendar.PostRecord{s.byIDs(q.Kind, s.postNames[q.Kind][calendar.NameKey(q.Name)])}
+			return one(s.byIDs(q.Kind, s.postNames[q.Kind][calendar.NameKey(q.Name)]))
 		}
 		if len(q.IDs) > 0 && len(q.IDs) < all.n {
-			return [][]*calendar.PostRecord{s.byIDs(q.Kind, q.IDs)}
+			return one(s.byIDs(q.Kind, q.IDs))
 		}
-		return all.all()
+		return slices.Values(all.all())
 	}
 
 	win := s.startWindow(q)
 	if win.Empty() {
-		return nil
+		return func(func([]*calendar.PostRecord) bool) {}
 	}
-	best, bestSize := all.startRange(win)
-	union := false // best is several lists: sort and dedupe
+	whole := all.startRange(win)
+	best, bestSize := []span{whole}, whole.size()
 	consider := func(lists map[int64]*postList, ids []int64) {
-		var parts [][]*calendar.PostRecord
-		size, used := 0, 0
+		var spans []span
+		size := 0
 		for _, id := range distinct(ids) {
 			if l := lists[id]; l != nil {
-				ps, n := l.startRange(win)
-				if n > 0 {
-					parts = append(parts, ps...)
+				sp := l.startRange(win)
+				if n := sp.size(); n > 0 {
+					spans = append(spans, sp)
 					size += n
-					used++
 				}
 			}
 		}
 		if size < bestSize {
-			best, bestSize, union = parts, size, used > 1
+			best, bestSize = spans, size
 		}
 	}
 	if len(q.VenueIDs) > 0 {
@@ -163,18 +171,25 @@ func (s *Store) plan(q *calendar.PostQuery) [][]*calendar.PostRecord {
 		consider(s.children, []int64{q.PostParent})
 	}
 	if len(q.IDs) > 0 && len(q.IDs) < bestSize {
-		return [][]*calendar.PostRecord{s.byIDs(q.Kind, q.IDs)}
+		return one(s.byIDs(q.Kind, q.IDs))
 	}
-	if !union {
-		return best
+	switch len(best) {
+	case 0:
+		return func(func([]*calendar.PostRecord) bool) {}
+	case 1:
+		return best[0].parts
 	}
+	// Several lists: sort and dedupe.
 	merged := make([]*calendar.PostRecord, 0, bestSize)
-	for _, part := range best {
-		merged = append(merged, part...)
+	for _, sp := range best {
+		sp.parts(func(part []*calendar.PostRecord) bool {
+			merged = append(merged, part...)
+			return true
+		})
 	}
 	slices.SortFunc(merged, storage.ComparePosts)
 	// An event in two of the asked lists appears twice, side by side.
-	return [][]*calendar.PostRecord{slices.Compact(merged)}
+	return one(slices.Compact(merged))
 }
 
 // byIDs returns the stored posts of kind among ids, each once, in list order.

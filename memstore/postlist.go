@@ -28,6 +28,7 @@ var blockMax = 512
 type postList struct {
 	blocks [][]*calendar.PostRecord // each non-empty and sorted; concatenated, sorted
 	sums   []*blockSum              // one per block: what counting needs (see count)
+	tree   sumTree                  // the sums summed over runs of blocks
 	n      int
 }
 
@@ -57,7 +58,9 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	b, i, found := l.find(p)
 	if found {
 		l.sums[b].sub(l.blocks[b][i])
+		l.tree.sub(b, l.blocks[b][i])
 		l.sums[b].add(p)
+		l.tree.add(b, p)
 		l.blocks[b][i] = p
 		return
 	}
@@ -66,6 +69,7 @@ func (l *postList) insert(p *calendar.PostRecord) {
 		if b == 0 {
 			l.blocks = append(l.blocks, []*calendar.PostRecord{p})
 			l.sums = append(l.sums, summarize(l.blocks[0]))
+			l.tree.rebuild(l.sums)
 			return
 		}
 		b--
@@ -75,6 +79,7 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	if len(blk) <= blockMax {
 		l.blocks[b] = blk
 		l.sums[b].add(p)
+		l.tree.add(b, p)
 		return
 	}
 	// Split: the first half keeps the array (and its spare room), the
@@ -84,6 +89,7 @@ func (l *postList) insert(p *calendar.PostRecord) {
 	l.blocks = slices.Insert(l.blocks, b+1, slices.Clone(blk[half:]))
 	l.sums[b] = summarize(l.blocks[b])
 	l.sums = slices.Insert(l.sums, b+1, summarize(l.blocks[b+1]))
+	l.tree.rebuild(l.sums)
 }
 
 // remove deletes the entry of p, located by p's sort key; p must carry the
@@ -97,87 +103,159 @@ func (l *postList) remove(p *calendar.PostRecord) {
 	if len(l.blocks[b]) == 1 {
 		l.blocks = slices.Delete(l.blocks, b, b+1)
 		l.sums = slices.Delete(l.sums, b, b+1)
+		l.tree.rebuild(l.sums)
 		return
 	}
 	l.sums[b].sub(l.blocks[b][i])
+	l.tree.sub(b, l.blocks[b][i])
 	l.blocks[b] = slices.Delete(l.blocks[b], i, i+1)
 }
 
 // all returns every entry as a sequence of in-order parts.
 func (l *postList) all() [][]*calendar.PostRecord { return l.blocks }
 
-// startRange returns, as in-order parts, the events whose Start lies in r,
-// and their number. Only meaningful on event lists, ordered by Start first.
-func (l *postList) startRange(r calendar.TimeRange) (parts [][]*calendar.PostRecord, n int) {
-	if r.From.IsZero() && r.To.IsZero() {
-		return l.blocks, l.n
+// span is a run of a postList's entries: from block b0, index i0 up to
+// (not including) block b1, index i1. It is read part by part (see parts)
+// rather than cut into a slice of parts, which would cost one part per
+// block of the run whatever the page needs.
+type span struct {
+	l              *postList
+	b0, i0, b1, i1 int
+}
+
+// size returns how many entries s holds: O(log blocks).
+func (s span) size() int { return max(s.l.pos(s.b1, s.i1)-s.l.pos(s.b0, s.i0), 0) }
+
+// pos returns the rank in l of the entry at block b, index i.
+func (l *postList) pos(b, i int) int {
+	if b >= len(l.blocks) {
+		return l.n
 	}
-	b0, i0 := 0, 0
+	return l.tree.entriesBefore(b) + i
+}
+
+// parts yields s's entries as in-order parts, until yield returns false.
+func (s span) parts(yield func([]*calendar.PostRecord) bool) {
+	for b := s.b0; b <= s.b1 && b < len(s.l.blocks); b++ {
+		lo, hi := 0, len(s.l.blocks[b])
+		if b == s.b0 {
+			lo = s.i0
+		}
+		if b == s.b1 {
+			hi = s.i1
+		}
+		if hi > lo && !yield(s.l.blocks[b][lo:hi]) {
+			return
+		}
+	}
+}
+
+// startRange returns the span of the events whose Start lies in r. Only
+// meaningful on event lists, ordered by Start first.
+func (l *postList) startRange(r calendar.TimeRange) span {
+	s := span{l: l, b1: len(l.blocks)}
 	if !r.From.IsZero() {
-		b0, i0 = l.lowerBound(startAfter(r.From, !r.FromExclusive))
+		s.b0, s.i0 = l.lowerBound(startAfter(r.From, !r.FromExclusive))
 	}
-	b1, i1 := len(l.blocks), 0
 	if !r.To.IsZero() {
-		b1, i1 = l.lowerBound(startAfter(r.To, r.ToExclusive))
+		s.b1, s.i1 = l.lowerBound(startAfter(r.To, r.ToExclusive))
 	}
-	for b := b0; b <= b1 && b < len(l.blocks); b++ {
-		lo, hi := 0, len(l.blocks[b])
-		if b == b0 {
-			lo = i0
-		}
-		if b == b1 {
-			hi = i1
-		}
-		if hi > lo {
-			parts = append(parts, l.blocks[b][lo:hi])
-			n += hi - lo
-		}
-	}
-	return parts, n
+	return s
 }
 
 // count returns how many entries with Start in r match q (an event query
-// whose every other restriction count can answer; see countable). Whole
-// blocks are counted from their summaries, so the cost is that of the
-// blocks in r plus a scan of the few blocks a summary cannot decide (the
-// two cut at r's ends, those straddling q's End bounds or holding scheduled
-// posts that q.Now publishes only in part), not of the matches.
+// whose every other restriction count can answer; see countable). The
+// blocks wholly inside r are counted from the sum tree (see sumTree), the
+// two cut at r's ends and any block its summary cannot decide are scanned:
+// the cost is O(log blocks) plus those scans, not the matches or the blocks.
 func (l *postList) count(r calendar.TimeRange, q *calendar.PostQuery) int {
-	b0, i0 := 0, 0
-	if !r.From.IsZero() {
-		b0, i0 = l.lowerBound(startAfter(r.From, !r.FromExclusive))
+	s := l.startRange(r)
+	if s.b0 >= len(l.blocks) || s.b0 > s.b1 {
+		return 0
 	}
-	b1, i1 := len(l.blocks), 0
-	if !r.To.IsZero() {
-		b1, i1 = l.lowerBound(startAfter(r.To, r.ToExclusive))
+	m := maskFor(q)
+	if s.b0 == s.b1 {
+		if s.i1 <= s.i0 {
+			return 0
+		}
+		return l.cutCount(s.b0, s.i0, s.i1, q, m)
 	}
 	total := 0
-	m := maskFor(q)
-	for b := b0; b <= b1 && b < len(l.blocks); b++ {
-		blk := l.blocks[b]
-		lo, hi := 0, len(blk)
-		if b == b0 {
-			lo = i0
-		}
-		if b == b1 {
-			hi = i1
-		}
-		if hi <= lo {
-			continue
-		}
-		if lo == 0 && hi == len(blk) {
+	// Whole blocks from lo up to hi; the cut ones are scanned.
+	lo, hi := s.b0, s.b1
+	if s.i0 > 0 {
+		total += l.cutCount(s.b0, s.i0, len(l.blocks[s.b0]), q, m)
+		lo++
+	}
+	if s.b1 < len(l.blocks) {
+		total += l.cutCount(s.b1, 0, s.i1, q, m)
+	}
+	if lo < hi {
+		total += l.countBlocks(1, 0, l.tree.leaves, lo, hi, q, m)
+	}
+	return total
+}
+
+// countBlocks returns how many entries of the whole blocks lo..hi-1 that
+// lie under tree node k (covering blocks nlo..nhi-1) match q.
+func (l *postList) countBlocks(k, nlo, nhi, lo, hi int, q *calendar.PostQuery, m *countMask) int {
+	node := &l.tree.nodes[k]
+	if nhi <= lo || hi <= nlo || node.entries == 0 {
+		return 0
+	}
+	if lo <= nlo && nhi <= hi {
+		if k >= l.tree.leaves { // one block: its summary has the per-author counts
+			b := k - l.tree.leaves
 			if n, ok := l.sums[b].count(q, m); ok {
-				total += n
-				continue
+				return n
 			}
+			return scanCount(l.blocks[b], q)
 		}
-		for _, p := range blk[lo:hi] {
-			if storage.MatchPost(q, p) {
-				total++
+		if w, ok := node.reads(q); ok {
+			if w < 0 {
+				return 0
+			}
+			if !m.ownable(node, w) {
+				return m.public(node, w)
 			}
 		}
 	}
-	return total
+	mid := (nlo + nhi) / 2
+	return l.countBlocks(2*k, nlo, mid, lo, hi, q, m) + l.countBlocks(2*k+1, mid, nhi, lo, hi, q, m)
+}
+
+// cutCount returns how many entries lo..hi-1 of block b (those with Start
+// in q's window) match q. When they are most of the block and its summary
+// decides q, the block's count less the matches among the others is read
+// instead: at most half a block is scanned.
+func (l *postList) cutCount(b, lo, hi int, q *calendar.PostQuery, m *countMask) int {
+	blk := l.blocks[b]
+	if hi <= lo {
+		return 0
+	}
+	if 2*(hi-lo) <= len(blk) {
+		return scanCount(blk[lo:hi], q)
+	}
+	n, ok := l.sums[b].count(q, m)
+	if !ok {
+		return scanCount(blk[lo:hi], q)
+	}
+	// The others lie outside q's Start window: count them as the summary
+	// did, whatever their Start.
+	rest := *q
+	rest.Start = calendar.TimeRange{}
+	return n - scanCount(blk[:lo], &rest) - scanCount(blk[hi:], &rest)
+}
+
+// scanCount returns how many of ps match q, visiting each.
+func scanCount(ps []*calendar.PostRecord, q *calendar.PostQuery) int {
+	n := 0
+	for _, p := range ps {
+		if storage.MatchPost(q, p) {
+			n++
+		}
+	}
+	return n
 }
 
 // startAfter returns the predicate "Start is after t" (orEqual: or at t).

@@ -46,11 +46,13 @@ func TestPostListAgainstSortedSlice(t *testing.T) {
 					want = append(want, p)
 				}
 			}
-			parts, n := l.startRange(r)
+			sp := l.startRange(r)
+			n := sp.size()
 			var have []*calendar.PostRecord
-			for _, part := range parts {
+			sp.parts(func(part []*calendar.PostRecord) bool {
 				have = append(have, part...)
-			}
+				return true
+			})
 			if n != len(want) || !slices.Equal(have, want) {
 				t.Fatalf("step %d: startRange %v returned %d (n=%d), want %d", step, r, len(have), n, len(want))
 			}
