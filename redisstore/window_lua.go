@@ -223,6 +223,15 @@ local function window(wa)
   -- listed categories), and put back once (and in the pool) if it matches.
   -- inCore false: it is in no core.
   local seen, pool = {}, {}
+  -- A pool entry is {score, id, id string, start seconds, start nanos}: the
+  -- start of an event of a core is known by its score alone until it ties
+  -- with another's (see the page below). The score of an exact start is
+  -- storage.TimeScoreMicro's; a start beyond the exact range gets an
+  -- infinite one, so only exact starts ever tie with it.
+  local function scoreOf(sS, sN)
+    if sS >= 9e9 then return huge elseif sS <= -9e9 then return -huge end
+    return sS * 1e6 + math.floor(sN / 1000)
+  end
   local function decide(id, inCore)
     if seen[id] then return end
     seen[id] = true
@@ -242,7 +251,7 @@ local function window(wa)
     local ok, sS, sN = match(id, m)
     if ok then
       total = total + 1
-      pool[#pool + 1] = {sS, sN, tonumber(id), id}
+      pool[#pool + 1] = {scoreOf(sS, sN), tonumber(id), id, sS, sN}
     end
   end
   -- An irregular event of finite duration has exact scores and starts
@@ -294,7 +303,10 @@ local function window(wa)
 
   -- The page: the first need core events of each counted set (and every
   -- event tied with the last of them) join the pool, which then holds the
-  -- first need matches in list order.
+  -- first need matches in list order. A core event joins with its score
+  -- only: scores are starts rounded down to the microsecond, so events of
+  -- different scores are ordered by them, and only the metas of events
+  -- tying on a score at the page are read, for their exact starts.
   local need = 0
   if not countOnly then
     if limit > 0 then need = offset + limit else need = total end
@@ -306,37 +318,66 @@ local function window(wa)
     for _, k in ipairs(counted) do
       local want = need + skip
       local r = redis.call('ZRANGEBYSCORE', k, excl(coreLo), excl(coreHi), 'WITHSCORES', 'LIMIT', 0, want)
-      local ids = {}
-      for i = 1, #r, 2 do ids[#ids + 1] = r[i] end
-      if #ids == want then
-        for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[#r], r[#r])) do ids[#ids + 1] = id end
-      end
-      for _, id in ipairs(ids) do
+      for i = 1, #r, 2 do
+        local id = r[i]
         if not seen[id] then
           seen[id] = true
-          local m = redis.call('HGET', metaKey, id)
-          if not m then return nil end
-          local _, _, _, _, _, sS, sN = decode(m)
-          pool[#pool + 1] = {sS, sN, tonumber(id), id}
+          pool[#pool + 1] = {tonumber(r[i + 1]), tonumber(id), id}
+        end
+      end
+      if #r == 2 * want then
+        local last = tonumber(r[#r])
+        for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[#r], r[#r])) do
+          if not seen[id] then
+            seen[id] = true
+            pool[#pool + 1] = {last, tonumber(id), id}
+          end
         end
       end
     end
-    if bad then return nil end
   end
   table.sort(pool, function(x, y)
     if x[1] ~= y[1] then return x[1] < y[1] end
-    if x[2] ~= y[2] then return x[2] < y[2] end
-    return x[3] < y[3]
+    return x[2] < y[2]
   end)
-  local recs = {}
-  if not countOnly then
-    local hi = #pool
-    if limit > 0 and offset + limit < hi then hi = offset + limit end
-    for i = offset + 1, hi do
-      local v = redis.call('GET', prefix .. pool[i][4])
-      if not v then return nil end
-      recs[#recs + 1] = v
+  local lo, hi = offset + 1, #pool
+  if limit > 0 and offset + limit < hi then hi = offset + limit end
+  if countOnly then hi = 0 end
+  -- Runs of equal scores that reach into the page are ordered on the exact
+  -- starts of their metas.
+  local i = 1
+  while i <= hi do
+    local j = i
+    while j < #pool and pool[j + 1][1] == pool[i][1] do j = j + 1 end
+    if j > i and j >= lo then
+      local run = {}
+      for x = i, j do
+        local e = pool[x]
+        if not e[4] then
+          local m = redis.call('HGET', metaKey, e[3])
+          if not m then return nil end
+          local _, _, _, _, _, sS, sN = decode(m)
+          e[4], e[5] = sS, sN
+        end
+        run[#run + 1] = e
+      end
+      if bad then return nil end
+      table.sort(run, function(x, y)
+        if x[4] ~= y[4] then return x[4] < y[4] end
+        if x[5] ~= y[5] then return x[5] < y[5] end
+        return x[2] < y[2]
+      end)
+      for x = i, j do pool[x] = run[x - i + 1] end
     end
+    i = j + 1
+  end
+  local recs = {}
+  if hi >= lo then
+    local keys = {}
+    for x = lo, hi do keys[#keys + 1] = prefix .. pool[x][3] end
+    recs = redis.call('MGET', unpack(keys))
+    for _, v in ipairs(recs) do if not v then return nil end end
+    if #recs ~= #keys then return nil end
   end
   return {'page', total, recs}
 end
