@@ -243,7 +243,8 @@ func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Even
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.findPostIn(ctx, s.reads(), KindEvent, ref)
+	repo, linked := withLinkedGet(s.reads())
+	rec, err := s.findPostIn(ctx, repo, KindEvent, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +252,11 @@ func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Even
 	if err := s.checkRead(c, rec, now, opt.Password); err != nil {
 		return nil, err
 	}
-	return s.newRender(ctx, c, lang, now).event(rec, false)
+	r := s.newRender(ctx, c, lang, now)
+	if err := r.adopt([]*PostRecord{rec}, linked()); err != nil {
+		return nil, err
+	}
+	return r.event(rec, false)
 }
 
 // DeleteEvent moves an event to the trash, or removes it for good with opt.Force.

@@ -34,3 +34,119 @@ func GetLinked(ctx context.Context, repo Repository, postIDs, termIDs []int64) (
 	}
 	return ps, ts, nil
 }
+
+// LinkedLister is an optional Repository extension: ListPosts and the
+// records its page links, read together. posts holds the posts among the
+// page records' VenueIDs and OrganizerIDs that exist, terms the terms among
+// their CategoryIDs and TagIDs, each once, in any order. A driver with a
+// cost per call (a round trip on Redis) saves the call that reads a list
+// page's embeds.
+type LinkedLister interface {
+	ListPostsLinked(ctx context.Context, q *PostQuery) (page *PostPage, posts []*PostRecord, terms []*TermRecord, err error)
+}
+
+// PostLinkedGetter is an optional Repository extension: GetPost and the
+// records the post links, read together (posts and terms as LinkedLister
+// says, for the one record).
+type PostLinkedGetter interface {
+	GetPostLinked(ctx context.Context, id int64) (p *PostRecord, posts []*PostRecord, terms []*TermRecord, err error)
+}
+
+// linkedRecords are records read along with a page or a post; nil when the
+// driver read none (the render then reads them itself).
+type linkedRecords struct {
+	posts []*PostRecord
+	terms []*TermRecord
+}
+
+// listPostsLinked lists q on repo, with the records the page links when
+// the driver is a LinkedLister.
+func listPostsLinked(ctx context.Context, repo Repository, q *PostQuery) (*PostPage, *linkedRecords, error) {
+	if ll, ok := repo.(LinkedLister); ok {
+		page, ps, ts, err := ll.ListPostsLinked(ctx, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		return page, &linkedRecords{ps, ts}, nil
+	}
+	page, err := repo.ListPosts(ctx, q)
+	return page, nil, err
+}
+
+// linkedGet is repo whose GetPost also reads the records the post links
+// (PostLinkedGetter), for the render that follows: a read by id through it
+// costs one call where GetPost and GetLinked cost two.
+type linkedGet struct {
+	Repository
+	lg     PostLinkedGetter
+	linked *linkedRecords
+}
+
+// withLinkedGet returns repo reading links with GetPost when the driver
+// can, and what the last GetPost read.
+func withLinkedGet(repo Repository) (Repository, func() *linkedRecords) {
+	lg, ok := repo.(PostLinkedGetter)
+	if !ok {
+		return repo, func() *linkedRecords { return nil }
+	}
+	l := &linkedGet{Repository: repo, lg: lg}
+	return l, func() *linkedRecords { return l.linked }
+}
+
+func (l *linkedGet) GetPost(ctx context.Context, id int64) (*PostRecord, error) {
+	p, ps, ts, err := l.lg.GetPostLinked(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l.linked = &linkedRecords{ps, ts}
+	return p, nil
+}
+
+// adopt keeps records read along with events (nil: none were) as the ones
+// the events link, so rendering them reads no more: the ids the events link
+// that are not among them do not exist.
+func (r *render) adopt(events []*PostRecord, l *linkedRecords) error {
+	if l == nil {
+		return nil
+	}
+	r.unknownLinks(events)
+	return r.know(l.posts, l.terms)
+}
+
+// unknownLinks returns the posts and terms events link that r has not
+// loaded, and marks them loaded (nil until known).
+func (r *render) unknownLinks(events []*PostRecord) (postIDs, termIDs []int64) {
+	for _, e := range events {
+		for _, ids := range [...][]int64{e.VenueIDs, e.OrganizerIDs} {
+			for _, id := range ids {
+				if _, ok := r.posts[id]; !ok {
+					postIDs = append(postIDs, id)
+					r.posts[id] = nil
+				}
+			}
+		}
+		for _, ids := range [...][]int64{e.CategoryIDs, e.TagIDs} {
+			for _, id := range ids {
+				if _, ok := r.terms[id]; !ok {
+					termIDs = append(termIDs, id)
+					r.terms[id] = nil
+				}
+			}
+		}
+	}
+	return postIDs, termIDs
+}
+
+// know keeps linked posts and terms, and counts the terms.
+func (r *render) know(ps []*PostRecord, ts []*TermRecord) error {
+	for _, p := range ps {
+		r.posts[p.ID] = p
+	}
+	for _, t := range ts {
+		r.terms[t.ID] = t
+	}
+	if len(ts) > 0 {
+		return r.countTerms(ts)
+	}
+	return nil
+}

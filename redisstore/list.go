@@ -32,14 +32,22 @@ type group struct {
 // are the candidates and the first round trip is skipped. Candidate sets
 // larger than the fetch batch take one more round trip per batch.
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
+	page, _, err := s.listPosts(ctx, q, false)
+	return page, err
+}
+
+// listPosts is ListPosts; with wantLinked, the window path also returns the
+// records the page links (nil when another path answered).
+func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !q.Kind.IsPost() || q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
-		return &calendar.PostPage{}, nil // nothing can match
+		return &calendar.PostPage{}, &linkedRecords{}, nil // nothing can match
 	}
 	if key := calendar.NameKey(q.Name); key != "" && (q.Kind == calendar.KindVenue || q.Kind == calendar.KindOrganizer) {
-		return s.listByName(ctx, q, key)
+		page, err := s.listByName(ctx, q, key)
+		return page, nil, err
 	}
 	var ids []string
 	if len(q.IDs) > 0 {
@@ -51,16 +59,20 @@ func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar
 			}
 		}
 	} else {
-		page, cands, err := s.firstTrip(ctx, q)
+		page, linked, cands, err := s.firstTrip(ctx, q, wantLinked)
 		if err != nil || page != nil {
-			return page, err
+			return page, linked, err
 		}
 		ids = cands
 	}
+	var page *calendar.PostPage
+	var err error
 	if len(q.Search) > 0 || q.Name != "" {
-		return s.confirmRecords(ctx, q, ids)
+		page, err = s.confirmRecords(ctx, q, ids)
+	} else {
+		page, err = s.confirmMetas(ctx, q, ids)
 	}
-	return s.confirmMetas(ctx, q, ids)
+	return page, nil, err
 }
 
 // confirmMetas confirms the candidates on their metas (second round trip),
@@ -132,21 +144,21 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 // window path answered it (window.go), else the candidates of the narrowest
 // index. A calendar of an older layout, which lacks some sets the window
 // path counts on, is migrated first (migrate.go).
-func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, error) {
+func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, []string, error) {
 	for {
-		page, cands, stored, err := s.listOnce(ctx, q)
+		page, linked, cands, stored, err := s.listOnce(ctx, q, wantLinked)
 		if err != nil || stored == "" {
-			return page, cands, err
+			return page, linked, cands, err
 		}
 		if _, err := s.layoutOK(ctx, stored); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 }
 
 // listOnce is one run of listScript; it returns the format of a calendar
 // that must be migrated before the window path can answer.
-func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, string, error) {
+func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, []string, string, error) {
 	gs := s.groups(q)
 	var keys []string
 	args := []any{0, len(gs)}
@@ -158,26 +170,30 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.
 		}
 		args = append(args, len(g.keys), g.min, g.max, disjoint)
 	}
-	if wkeys, wargs, ok := s.windowArgs(q, len(keys)+1); ok {
+	if wkeys, wargs, ok := s.windowArgs(q, len(keys)+1, wantLinked); ok {
 		args[0] = len(args) + 1
 		keys = append(keys, wkeys...)
 		args = append(args, wargs...)
 	}
 	reply, err := listScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
-		return nil, nil, "", fail(ctx, "list posts", err)
+		return nil, nil, nil, "", fail(ctx, "list posts", err)
 	}
-	if len(reply) == 3 && reply[0] == "page" {
+	if (len(reply) == 3 || len(reply) == 5) && reply[0] == "page" {
 		page, err := s.windowPage(reply)
-		return page, nil, "", err
+		if err != nil || len(reply) == 3 {
+			return page, nil, nil, "", err
+		}
+		linked, err := s.decodeLinked(reply[3], reply[4])
+		return page, linked, nil, "", err
 	}
 	if len(reply) == 2 && reply[0] == "layout" {
 		if stored, ok := reply[1].(string); ok && stored != "" {
-			return nil, nil, stored, nil
+			return nil, nil, nil, stored, nil
 		}
 	}
 	if len(reply) == 0 || reply[0] != "cand" {
-		return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
+		return nil, nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
 	}
 	reply = reply[1:]
 	n := 0
@@ -191,12 +207,12 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.
 		for _, v := range arr {
 			id, ok := v.(string)
 			if !ok {
-				return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+				return nil, nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
 			}
 			ids = append(ids, id)
 		}
 	}
-	return nil, ids, "", nil
+	return nil, nil, ids, "", nil
 }
 
 // windowPage decodes the {"page", total, records} reply of the exact window

@@ -2,7 +2,8 @@ package redisstore
 
 // windowLua defines window(wa), the exact window path of listScript (see
 // window.go for the reasoning and the arguments). It returns
-// {"page", total, records} or nil when it cannot answer within its bounds
+// {"page", total, records}, followed by the posts and terms the records
+// link when asked (linkedOf), or nil when it cannot answer within its bounds
 // (more than maxIrregular events without a finite duration, more than
 // windowBudget metas to check or records to order, indexes of an older
 // version, values Lua numbers cannot hold exactly); listScript then falls
@@ -11,8 +12,7 @@ package redisstore
 // Scores are compared as Lua numbers (doubles): every score the path relies
 // on is an integer below 2^53 (exactScore), and bounds go back to Redis
 // formatted with %.17g, so nothing is rounded.
-const windowLua = `
-local byte, huge = string.byte, math.huge
+const windowLua = metaLua + linkedLua + `
 
 local function fmt(x)
   if x == huge then return '+inf' elseif x == -huge then return '-inf' end
@@ -69,62 +69,13 @@ local function window(wa)
   local notVenues = idSet()
   local offset, limit, countOnly = tonumber(arg()), tonumber(arg()), arg() == '1'
   local maxIrregular, budget, accepted = tonumber(arg()), tonumber(arg()), arg()
+  local withLinked, termPrefix = arg() == '1', arg()
   -- The link and author status sets exist from layout 4 on: a calendar of
   -- an older layout is migrated first (the Go side, then it asks again).
   local format = redis.call('GET', formatKey)
   if format and not string.find(accepted, ',' .. format .. ',', 1, true) then return {'layout', format} end
 
-  -- Metas, as encodeMeta writes them; bad is set on anything unexpected.
-  local bad = false
-  local function uv(m, p)
-    local x, mul = 0, 1
-    while true do
-      local c = byte(m, p)
-      if not c or mul > 2 ^ 49 then bad = true; return 0, p end
-      p = p + 1
-      if c < 128 then
-        x = x + c * mul
-        if x >= 2 ^ 52 then bad = true end
-        return x, p
-      end
-      x, mul = x + (c - 128) * mul, mul * 128
-    end
-  end
-  local function sv(m, p)
-    local u
-    u, p = uv(m, p)
-    if u % 2 == 1 then return -(u + 1) / 2, p end
-    return u / 2, p
-  end
-  local function decode(m)
-    if byte(m, 1) ~= 1 or not byte(m, 2) then bad = true; return end
-    local n, p = uv(m, 3)
-    local status = string.sub(m, p, p + n - 1)
-    p = p + n
-    local author, dS, dN, sS, sN, eS, eN
-    author, p = sv(m, p)
-    dS, p = sv(m, p); dN, p = uv(m, p)
-    sS, p = sv(m, p); sN, p = uv(m, p)
-    eS, p = sv(m, p); eN, p = uv(m, p)
-    return byte(m, 2), status, author, dS, dN, sS, sN, eS, eN, p
-  end
-  -- The flags, parent and links that follow the end at position p.
-  local function rest(m, p)
-    local flags = byte(m, p)
-    if not flags then bad = true; return end
-    local parent, links = nil, {}
-    parent, p = sv(m, p + 1)
-    for i = 1, 4 do
-      local n
-      n, p = uv(m, p)
-      if n > #m then bad = true; return end
-      local ids = {}
-      for j = 1, n do ids[j], p = sv(m, p) end
-      links[i] = ids
-    end
-    if p ~= #m + 1 then bad = true end
-    return flags % 2 == 1, flags % 4 >= 2, parent, links, flags % 8 >= 4, flags % 16 >= 8, flags % 32 >= 16
-  end
+  bad = false
   local function meets(set, ids)
     for _, id in ipairs(ids) do if set[id] then return true end end
     return false
@@ -378,6 +329,17 @@ local function window(wa)
     recs = redis.call('MGET', unpack(keys))
     for _, v in ipairs(recs) do if not v then return nil end end
     if #recs ~= #keys then return nil end
+  end
+  if withLinked then
+    -- The records the page embeds, found on the page's metas.
+    local l = {{}, {}}
+    if hi >= lo then
+      local ids = {}
+      for x = lo, hi do ids[#ids + 1] = pool[x][3] end
+      l = linkedOf(redis.call('HMGET', metaKey, unpack(ids)), prefix, termPrefix)
+      if not l then return nil end
+    end
+    return {'page', total, recs, l[1], l[2]}
   end
   return {'page', total, recs}
 end
