@@ -100,15 +100,12 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 	if empty || pq.Start.Empty() || pq.End.Empty() {
 		return out, s.emptyPage(KindEvent, page, 0)
 	}
-	got, linked, err := listPostsLinked(ctx, s.reads(), pq) // records only rendered
+	got, err := s.reads().ListPosts(ctx, pq) // records only rendered
 	if err != nil {
 		return nil, s.storageErr(ctx, "list events", err)
 	}
 	out.Total, out.TotalPages = got.Total, totalPages(got.Total, perPage)
 	r := s.newRender(ctx, c, lang, now)
-	if err := r.adopt(got.Records, linked); err != nil {
-		return nil, err
-	}
 	if err := r.preload(got.Records); err != nil {
 		return nil, err
 	}

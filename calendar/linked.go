@@ -35,42 +35,20 @@ func GetLinked(ctx context.Context, repo Repository, postIDs, termIDs []int64) (
 	return ps, ts, nil
 }
 
-// LinkedLister is an optional Repository extension: ListPosts and the
-// records its page links, read together. posts holds the posts among the
-// page records' VenueIDs and OrganizerIDs that exist, terms the terms among
-// their CategoryIDs and TagIDs, each once, in any order. A driver with a
-// cost per call (a round trip on Redis) saves the call that reads a list
-// page's embeds.
-type LinkedLister interface {
-	ListPostsLinked(ctx context.Context, q *PostQuery) (page *PostPage, posts []*PostRecord, terms []*TermRecord, err error)
-}
-
 // PostLinkedGetter is an optional Repository extension: GetPost and the
-// records the post links, read together (posts and terms as LinkedLister
-// says, for the one record).
+// records the post links, read together: posts holds the posts among its
+// VenueIDs and OrganizerIDs that exist, terms the terms among its
+// CategoryIDs and TagIDs, each once, in any order. A driver with a cost per
+// call (a round trip on Redis) saves the call that reads an event's embeds.
 type PostLinkedGetter interface {
 	GetPostLinked(ctx context.Context, id int64) (p *PostRecord, posts []*PostRecord, terms []*TermRecord, err error)
 }
 
-// linkedRecords are records read along with a page or a post; nil when the
-// driver read none (the render then reads them itself).
+// linkedRecords are records read along with a post; nil when the driver
+// read none (the render then reads them itself).
 type linkedRecords struct {
 	posts []*PostRecord
 	terms []*TermRecord
-}
-
-// listPostsLinked lists q on repo, with the records the page links when
-// the driver is a LinkedLister.
-func listPostsLinked(ctx context.Context, repo Repository, q *PostQuery) (*PostPage, *linkedRecords, error) {
-	if ll, ok := repo.(LinkedLister); ok {
-		page, ps, ts, err := ll.ListPostsLinked(ctx, q)
-		if err != nil {
-			return nil, nil, err
-		}
-		return page, &linkedRecords{ps, ts}, nil
-	}
-	page, err := repo.ListPosts(ctx, q)
-	return page, nil, err
 }
 
 // linkedGet is repo whose GetPost also reads the records the post links

@@ -43,10 +43,7 @@ func (s *Store) GetLinked(ctx context.Context, postIDs, termIDs []int64) ([]*cal
 	return posts, terms, nil
 }
 
-var (
-	_ calendar.LinkedLister     = (*Store)(nil)
-	_ calendar.PostLinkedGetter = (*Store)(nil)
-)
+var _ calendar.PostLinkedGetter = (*Store)(nil)
 
 // linkedRecords are the posts and terms some records link.
 type linkedRecords struct {
@@ -71,22 +68,6 @@ func (s *Store) decodeLinked(posts, terms any) (*linkedRecords, error) {
 		return nil, err
 	}
 	return &l, nil
-}
-
-// ListPostsLinked lists q and reads the records its page links. The exact
-// window path (window.go) finds them on the page's metas in the same round
-// trip; after another path they take one GetLinked round trip more.
-func (s *Store) ListPostsLinked(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []*calendar.PostRecord, []*calendar.TermRecord, error) {
-	page, linked, err := s.listPosts(ctx, q, true)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if linked == nil {
-		if linked, err = s.linkedOf(ctx, page.Records); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return page, linked.posts, linked.terms, nil
 }
 
 // GetPostLinked reads post id and the records it links in one round trip

@@ -32,22 +32,14 @@ type group struct {
 // are the candidates and the first round trip is skipped. Candidate sets
 // larger than the fetch batch take one more round trip per batch.
 func (s *Store) ListPosts(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, error) {
-	page, _, err := s.listPosts(ctx, q, false)
-	return page, err
-}
-
-// listPosts is ListPosts; with wantLinked, the window path also returns the
-// records the page links (nil when another path answered).
-func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !q.Kind.IsPost() || q.Kind == calendar.KindEvent && (q.Start.Empty() || q.End.Empty()) {
-		return &calendar.PostPage{}, &linkedRecords{}, nil // nothing can match
+		return &calendar.PostPage{}, nil // nothing can match
 	}
 	if key := calendar.NameKey(q.Name); key != "" && (q.Kind == calendar.KindVenue || q.Kind == calendar.KindOrganizer) {
-		page, err := s.listByName(ctx, q, key)
-		return page, nil, err
+		return s.listByName(ctx, q, key)
 	}
 	var ids []string
 	if len(q.IDs) > 0 {
@@ -59,20 +51,16 @@ func (s *Store) listPosts(ctx context.Context, q *calendar.PostQuery, wantLinked
 			}
 		}
 	} else {
-		page, linked, cands, err := s.firstTrip(ctx, q, wantLinked)
+		page, cands, err := s.firstTrip(ctx, q)
 		if err != nil || page != nil {
-			return page, linked, err
+			return page, err
 		}
 		ids = cands
 	}
-	var page *calendar.PostPage
-	var err error
 	if len(q.Search) > 0 || q.Name != "" {
-		page, err = s.confirmRecords(ctx, q, ids)
-	} else {
-		page, err = s.confirmMetas(ctx, q, ids)
+		return s.confirmRecords(ctx, q, ids)
 	}
-	return page, nil, err
+	return s.confirmMetas(ctx, q, ids)
 }
 
 // confirmMetas confirms the candidates on their metas (second round trip),
@@ -144,21 +132,21 @@ func (s *Store) confirmRecords(ctx context.Context, q *calendar.PostQuery, ids [
 // window path answered it (window.go), else the candidates of the narrowest
 // index. A calendar of an older layout, which lacks some sets the window
 // path counts on, is migrated first (migrate.go).
-func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, []string, error) {
+func (s *Store) firstTrip(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, error) {
 	for {
-		page, linked, cands, stored, err := s.listOnce(ctx, q, wantLinked)
+		page, cands, stored, err := s.listOnce(ctx, q)
 		if err != nil || stored == "" {
-			return page, linked, cands, err
+			return page, cands, err
 		}
 		if _, err := s.layoutOK(ctx, stored); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
 }
 
 // listOnce is one run of listScript; it returns the format of a calendar
 // that must be migrated before the window path can answer.
-func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery, wantLinked bool) (*calendar.PostPage, *linkedRecords, []string, string, error) {
+func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery) (*calendar.PostPage, []string, string, error) {
 	gs := s.groups(q)
 	var keys []string
 	args := []any{0, len(gs)}
@@ -170,30 +158,26 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery, wantLinked 
 		}
 		args = append(args, len(g.keys), g.min, g.max, disjoint)
 	}
-	if wkeys, wargs, ok := s.windowArgs(q, len(keys)+1, wantLinked); ok {
+	if wkeys, wargs, ok := s.windowArgs(q, len(keys)+1); ok {
 		args[0] = len(args) + 1
 		keys = append(keys, wkeys...)
 		args = append(args, wargs...)
 	}
 	reply, err := listScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
-		return nil, nil, nil, "", fail(ctx, "list posts", err)
+		return nil, nil, "", fail(ctx, "list posts", err)
 	}
-	if (len(reply) == 3 || len(reply) == 5) && reply[0] == "page" {
+	if len(reply) == 3 && reply[0] == "page" {
 		page, err := s.windowPage(reply)
-		if err != nil || len(reply) == 3 {
-			return page, nil, nil, "", err
-		}
-		linked, err := s.decodeLinked(reply[3], reply[4])
-		return page, linked, nil, "", err
+		return page, nil, "", err
 	}
 	if len(reply) == 2 && reply[0] == "layout" {
 		if stored, ok := reply[1].(string); ok && stored != "" {
-			return nil, nil, nil, stored, nil
+			return nil, nil, stored, nil
 		}
 	}
 	if len(reply) == 0 || reply[0] != "cand" {
-		return nil, nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
+		return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected reply %.50v", reply)
 	}
 	reply = reply[1:]
 	n := 0
@@ -207,12 +191,12 @@ func (s *Store) listOnce(ctx context.Context, q *calendar.PostQuery, wantLinked 
 		for _, v := range arr {
 			id, ok := v.(string)
 			if !ok {
-				return nil, nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
+				return nil, nil, "", fmt.Errorf("redisstore: list posts: unexpected candidate %T", v)
 			}
 			ids = append(ids, id)
 		}
 	}
-	return nil, nil, ids, "", nil
+	return nil, ids, "", nil
 }
 
 // windowPage decodes the {"page", total, records} reply of the exact window

@@ -80,10 +80,9 @@ const (
 )
 
 // windowArgs returns the keys and arguments of the exact window path for q
-// (appended to listScript's), asking for the records the page links too
-// when linked is set, or ok false when q restricts something the path
+// (appended to listScript's), or ok false when q restricts something the path
 // does not handle.
-func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int, linked bool) (keys []string, args []any, ok bool) {
+func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, args []any, ok bool) {
 	if s.noWindow || q.Kind != calendar.KindEvent || len(q.IDs) > 0 || len(q.Search) > 0 || q.Name != "" {
 		return nil, nil, false
 	}
@@ -207,8 +206,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int, linked bool) (ke
 			args = append(args, id)
 		}
 	}
-	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget, acceptedFormats,
-		flag(linked), s.k.termPrefix())
+	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget, acceptedFormats)
 	return keys, args, true
 }
 

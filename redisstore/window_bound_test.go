@@ -55,7 +55,7 @@ func TestWindowWorkBoundedByPage(t *testing.T) {
 	}
 	for name, q := range queries {
 		q.Kind, q.Now = calendar.KindEvent, now
-		page, _, _, err := s.firstTrip(ctx, &q, false)
+		page, _, err := s.firstTrip(ctx, &q)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

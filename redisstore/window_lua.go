@@ -2,8 +2,7 @@ package redisstore
 
 // windowLua defines window(wa), the exact window path of listScript (see
 // window.go for the reasoning and the arguments). It returns
-// {"page", total, records}, followed by the posts and terms the records
-// link when asked (linkedOf), or nil when it cannot answer within its bounds
+// {"page", total, records} or nil when it cannot answer within its bounds
 // (more than maxIrregular events without a finite duration, more than
 // windowBudget metas to check or records to order, indexes of an older
 // version, values Lua numbers cannot hold exactly); listScript then falls
@@ -12,7 +11,7 @@ package redisstore
 // Scores are compared as Lua numbers (doubles): every score the path relies
 // on is an integer below 2^53 (exactScore), and bounds go back to Redis
 // formatted with %.17g, so nothing is rounded.
-const windowLua = metaLua + linkedLua + `
+const windowLua = metaLua + `
 
 local function fmt(x)
   if x == huge then return '+inf' elseif x == -huge then return '-inf' end
@@ -69,7 +68,6 @@ local function window(wa)
   local notVenues = idSet()
   local offset, limit, countOnly = tonumber(arg()), tonumber(arg()), arg() == '1'
   local maxIrregular, budget, accepted = tonumber(arg()), tonumber(arg()), arg()
-  local withLinked, termPrefix = arg() == '1', arg()
   -- The link and author status sets exist from layout 4 on: a calendar of
   -- an older layout is migrated first (the Go side, then it asks again).
   local format = redis.call('GET', formatKey)
@@ -142,9 +140,13 @@ local function window(wa)
       strips = {{fullLo, fullHi}}
     end
   end
+  -- The bounds as Redis reads them, written once: a string costs Lua about
+  -- half a microsecond.
+  local fLo, fHi, cLo, cHi = fmt(fullLo), fmt(fullHi), excl(coreLo), excl(coreHi)
+  for _, r in ipairs(strips) do r[3], r[4] = fmt(r[1]), fmt(r[2]) end
   local work = #irregular / 2 + #exclList
   for _, k in ipairs(counted) do
-    for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, fmt(r[1]), fmt(r[2])) end
+    for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, r[3], r[4]) end
   end
   -- Besides: the full range of the individual sets, of the exception sets
   -- (events of the counted sets that a restriction may refuse: hidden,
@@ -153,12 +155,12 @@ local function window(wa)
   -- statuses), when there is one; a restricting group replaces counting.
   local best
   if fullLo <= fullHi then
-    for _, k in ipairs(indiv) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
-    for _, k in ipairs(exceptions) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+    for _, k in ipairs(indiv) do work = work + redis.call('ZCOUNT', k, fLo, fHi) end
+    for _, k in ipairs(exceptions) do work = work + redis.call('ZCOUNT', k, fLo, fHi) end
     local bestCount
     for _, g in ipairs(groups) do
       local c = 0
-      for _, k in ipairs(g) do c = c + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+      for _, k in ipairs(g) do c = c + redis.call('ZCOUNT', k, fLo, fHi) end
       if not best or c < bestCount then best, bestCount = g, c end
     end
     if best then work = work + bestCount end
@@ -167,7 +169,7 @@ local function window(wa)
 
   local total = 0
   if coreOK then
-    for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, excl(coreLo), excl(coreHi)) end
+    for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, cLo, cHi) end
   end
   -- Each event decided on its meta is taken out of the count as many times
   -- as the core counts hold it (counted sets may overlap: an event in two
@@ -234,20 +236,20 @@ local function window(wa)
   for _, id in ipairs(exclList) do decide(id, nil) end
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(r[1]), fmt(r[2]))) do decide(id, false) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[3], r[4])) do decide(id, false) end
     end
   end
   if fullLo <= fullHi then
     -- A status is counted or individual, never both: an event of an
     -- individual set is in no counted one.
     for _, k in ipairs(indiv) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, false) end
     end
     for _, k in ipairs(exceptions) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
     end
     for _, k in ipairs(best or {}) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
     end
   end
   if bad then return nil end
@@ -268,7 +270,7 @@ local function window(wa)
     for _ in pairs(seen) do skip = skip + 1 end
     for _, k in ipairs(counted) do
       local want = need + skip
-      local r = redis.call('ZRANGEBYSCORE', k, excl(coreLo), excl(coreHi), 'WITHSCORES', 'LIMIT', 0, want)
+      local r = redis.call('ZRANGEBYSCORE', k, cLo, cHi, 'WITHSCORES', 'LIMIT', 0, want)
       for i = 1, #r, 2 do
         local id = r[i]
         if not seen[id] then
@@ -329,17 +331,6 @@ local function window(wa)
     recs = redis.call('MGET', unpack(keys))
     for _, v in ipairs(recs) do if not v then return nil end end
     if #recs ~= #keys then return nil end
-  end
-  if withLinked then
-    -- The records the page embeds, found on the page's metas.
-    local l = {{}, {}}
-    if hi >= lo then
-      local ids = {}
-      for x = lo, hi do ids[#ids + 1] = pool[x][3] end
-      l = linkedOf(redis.call('HMGET', metaKey, unpack(ids)), prefix, termPrefix)
-      if not l then return nil end
-    end
-    return {'page', total, recs, l[1], l[2]}
   end
   return {'page', total, recs}
 end

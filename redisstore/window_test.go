@@ -183,7 +183,7 @@ func TestWindowMatchesCandidatePath(t *testing.T) {
 			q.OrganizerIDs = someOf(rng, orgs)
 		}
 		if !q.Start.Empty() && !q.End.Empty() && q.Kind == calendar.KindEvent {
-			if page, _, _, err := fast.firstTrip(ctx, &q, false); err != nil {
+			if page, _, err := fast.firstTrip(ctx, &q); err != nil {
 				t.Fatal(err)
 			} else if page != nil {
 				answered++
