@@ -63,11 +63,11 @@ end
 `
 
 // linkedLua defines linkedOf(metas, postPrefix, termPrefix): the records
-// the metas link (one event's: building keys costs Lua a string each, about
-// half a microsecond, so a list page's embeds are cheaper in an MGET sent
-// by the Go side) (venues and organizers, read as posts; categories and tags,
-// as terms), each once, in order of first link: {posts, terms}, a missing
-// record false. Nil when a meta does not decode.
+// the metas link (venues and organizers, read as posts; categories and
+// tags, as terms), each once, in order of first link: {posts, terms}, a
+// missing record false; nil when a meta does not decode. It serves one
+// event: every key costs Lua a new string (about half a microsecond), so a
+// list page's embeds are cheaper in an MGET the Go side sends.
 const linkedLua = `
 local function linkedOf(metas, postPrefix, termPrefix)
   local keys, seen = {{}, {}}, {}
@@ -82,8 +82,8 @@ local function linkedOf(metas, postPrefix, termPrefix)
         local side, pre = 1, postPrefix
         if i > 2 then side, pre = 2, termPrefix end
         for _, id in ipairs(links[i]) do
-          -- Lua writes numbers below 1e14 as integers (%.14g), more
-          -- cheaply than string.format, which creates a string more.
+          -- Lua writes numbers below 1e14 as integers (%.14g) when
+          -- concatenating them, a string fewer than string.format.
           local key
           if id < 1e14 and id > -1e14 then key = pre .. id else key = pre .. string.format('%d', id) end
           if not seen[key] then

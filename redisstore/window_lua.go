@@ -27,8 +27,8 @@ local function num(s)
 end
 
 local function window(wa)
-  local a = wa
-  local function arg() local v = ARGV[a]; a = a + 1; return v end
+  local A, a = cmsgpack.unpack(ARGV[wa]), 1
+  local function arg() local v = A[a]; a = a + 1; return v end
   local fk = tonumber(arg())
   local metaKey, durKey, startKey, formatKey, endKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3], KEYS[fk + 4]
   local k = fk + 5
