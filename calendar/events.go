@@ -243,8 +243,7 @@ func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Even
 	if err != nil {
 		return nil, err
 	}
-	repo, linked := withLinkedGet(s.reads())
-	rec, err := s.findPostIn(ctx, repo, KindEvent, ref)
+	rec, err := s.findPostIn(ctx, s.reads(), KindEvent, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -252,11 +251,7 @@ func (s *Service) GetEvent(ctx context.Context, ref Ref, opt ReadOptions) (*Even
 	if err := s.checkRead(c, rec, now, opt.Password); err != nil {
 		return nil, err
 	}
-	r := s.newRender(ctx, c, lang, now)
-	if err := r.adopt([]*PostRecord{rec}, linked()); err != nil {
-		return nil, err
-	}
-	return r.event(rec, false)
+	return s.newRender(ctx, c, lang, now).event(rec, false)
 }
 
 // DeleteEvent moves an event to the trash, or removes it for good with opt.Force.

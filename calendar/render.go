@@ -48,7 +48,25 @@ func (s *Service) newRender(ctx context.Context, c caller, lang Lang, now time.T
 // GetLinked call (one round trip on a driver with LinkedReader), and the
 // terms' counts in one grouped count.
 func (r *render) preload(events []*PostRecord) error {
-	postIDs, termIDs := r.unknownLinks(events)
+	var postIDs, termIDs []int64
+	for _, e := range events {
+		for _, ids := range [...][]int64{e.VenueIDs, e.OrganizerIDs} {
+			for _, id := range ids {
+				if _, ok := r.posts[id]; !ok {
+					postIDs = append(postIDs, id)
+					r.posts[id] = nil
+				}
+			}
+		}
+		for _, ids := range [...][]int64{e.CategoryIDs, e.TagIDs} {
+			for _, id := range ids {
+				if _, ok := r.terms[id]; !ok {
+					termIDs = append(termIDs, id)
+					r.terms[id] = nil
+				}
+			}
+		}
+	}
 	if len(postIDs) == 0 && len(termIDs) == 0 {
 		return nil
 	}
@@ -56,7 +74,16 @@ func (r *render) preload(events []*PostRecord) error {
 	if err != nil {
 		return r.s.storageErr(r.ctx, "get linked records", err)
 	}
-	return r.know(ps, ts)
+	for _, p := range ps {
+		r.posts[p.ID] = p
+	}
+	for _, t := range ts {
+		r.terms[t.ID] = t
+	}
+	if len(ts) > 0 {
+		return r.countTerms(ts)
+	}
+	return nil
 }
 
 // termCount is the number of published events using term t (see termCounts).

@@ -48,7 +48,7 @@ func testRenderRoundTrips(t *testing.T, c redis.UniversalClient) {
 		limit int
 		op    func() error
 	}{
-		{"GetEvent", 1, func() error {
+		{"GetEvent", 2, func() error {
 			got, err := cal.GetEvent(system, calendar.ByID(ev.ID), calendar.ReadOptions{})
 			if err == nil && (len(got.Venues) != 1 || len(got.Organizers) != 1 || len(got.Categories) != 1 || len(got.Tags) != 2) {
 				err = fmt.Errorf("embeds of %+v", got)
