@@ -58,13 +58,8 @@ func (s *Service) ListEvents(ctx context.Context, q EventQuery) (*EventPage, err
 		v.AddDetail("ticketed", "event-tickets-not-active", "Ticketing is not available on this calendar.")
 	}
 	var err2 error
-	if pq.CategoryIDs, err2 = s.termFilter(ctx, &v, "categories", TaxonomyCategory, q.Categories); err2 != nil {
+	if pq.CategoryIDs, err2 = s.categoryFilter(ctx, &v, q.Categories); err2 != nil {
 		return nil, err2
-	}
-	if len(pq.CategoryIDs) > 0 {
-		if pq.CategoryIDs, err2 = s.withDescendants(ctx, pq.CategoryIDs); err2 != nil {
-			return nil, err2
-		}
 	}
 	if pq.TagIDs, err2 = s.termFilter(ctx, &v, "tags", TaxonomyTag, q.Tags); err2 != nil {
 		return nil, err2
@@ -198,6 +193,39 @@ func lowerTo(r *TimeRange, t time.Time, exclusive bool) {
 	}
 }
 
+// categoryFilter resolves category filter values (ids or slugs) with every
+// descendant category: in one call when the driver is a TermTreeReader,
+// else with termFilter and withDescendants.
+func (s *Service) categoryFilter(ctx context.Context, v *Validation, vals []string) ([]int64, error) {
+	items := splitList(vals)
+	tr, ok := s.repo.(TermTreeReader)
+	if !ok || len(items) == 0 {
+		ids, err := s.termFilter(ctx, v, "categories", TaxonomyCategory, vals)
+		if err != nil || len(ids) == 0 {
+			return ids, err
+		}
+		return s.withDescendants(ctx, ids)
+	}
+	ids, slugs := make([]int64, len(items)), make([]string, len(items))
+	for i, item := range items {
+		if id, err := strconv.ParseInt(item, 10, 64); err == nil {
+			ids[i] = max(id, 0) // no term has an id ≤ 0 (termOf)
+		} else {
+			slugs[i] = NormalizeSlug(item)
+		}
+	}
+	terms, tree, err := tr.TermsWithDescendants(ctx, TaxonomyCategory, ids, slugs)
+	if err != nil {
+		return nil, s.storageErr(ctx, "get categories", err)
+	}
+	for i, t := range terms {
+		if t == nil {
+			badTermRef(v, "categories", TaxonomyCategory, items[i])
+		}
+	}
+	return tree, nil
+}
+
 // termFilter resolves category or tag filter values (ids or slugs).
 func (s *Service) termFilter(ctx context.Context, v *Validation, arg string, tax Taxonomy, vals []string) ([]int64, error) {
 	var ids []int64
@@ -207,12 +235,17 @@ func (s *Service) termFilter(ctx context.Context, v *Validation, arg string, tax
 			return nil, err
 		}
 		if t == nil {
-			v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
+			badTermRef(v, arg, tax, item)
 			continue
 		}
 		ids = append(ids, t.ID)
 	}
 	return uniqueIDs(ids), nil
+}
+
+// badTermRef refuses a filter value naming no term of tax.
+func badTermRef(v *Validation, arg string, tax Taxonomy, item string) {
+	v.Add(arg, fmt.Sprintf("%q is not a valid %s id or slug", item, tax.Kind()))
 }
 
 // withDescendants adds every descendant category of ids: a category filter

@@ -252,3 +252,17 @@ func truncateUTF8(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// TermTreeReader is an optional Repository extension: the terms a list
+// filter names and every descendant of them, in one call. Item i names a
+// term by ids[i] when it is positive, else by slugs[i] (as stored; an empty
+// slug names nothing). terms[i] is the term of tax item i names, nil when
+// there is none (missing, or of another taxonomy). tree holds the ids of the
+// terms found, each once in item order, then the ids of their descendants
+// breadth first, children in ascending id order — what ListTerms and a walk
+// of the Parent links give. A driver with a cost per call (a round trip on
+// Redis) saves the ListTerms call of a category filter, and the call per
+// item.
+type TermTreeReader interface {
+	TermsWithDescendants(ctx context.Context, tax Taxonomy, ids []int64, slugs []string) (terms []*TermRecord, tree []int64, err error)
+}

@@ -79,8 +79,9 @@ const (
 	windowBudget = 1024
 )
 
-// windowArgs returns the keys and arguments of the exact window path for q
-// (appended to listScript's), or ok false when q restricts something the path
+// windowArgs returns the keys and the argument of the exact window path for
+// q (appended to listScript's; the values packed in one, packArgs), or ok
+// false when q restricts something the path
 // does not handle.
 func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, args []any, ok bool) {
 	if s.noWindow || q.Kind != calendar.KindEvent || len(q.IDs) > 0 || len(q.Search) > 0 || q.Name != "" {
@@ -207,7 +208,7 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 		}
 	}
 	args = append(args, max(q.Offset, 0), q.Limit, flag(q.CountOnly), s.maxIrregular, s.windowBudget, acceptedFormats)
-	return keys, args, true
+	return keys, []any{packArgs(args)}, true
 }
 
 // linkSets returns the distinct sets of the events linked to ids of kind.

@@ -11,8 +11,7 @@ package redisstore
 // Scores are compared as Lua numbers (doubles): every score the path relies
 // on is an integer below 2^53 (exactScore), and bounds go back to Redis
 // formatted with %.17g, so nothing is rounded.
-const windowLua = `
-local byte, huge = string.byte, math.huge
+const windowLua = metaLua + `
 
 local function fmt(x)
   if x == huge then return '+inf' elseif x == -huge then return '-inf' end
@@ -28,8 +27,8 @@ local function num(s)
 end
 
 local function window(wa)
-  local a = wa
-  local function arg() local v = ARGV[a]; a = a + 1; return v end
+  local A, a = cmsgpack.unpack(ARGV[wa]), 1
+  local function arg() local v = A[a]; a = a + 1; return v end
   local fk = tonumber(arg())
   local metaKey, durKey, startKey, formatKey, endKey = KEYS[fk], KEYS[fk + 1], KEYS[fk + 2], KEYS[fk + 3], KEYS[fk + 4]
   local k = fk + 5
@@ -74,57 +73,7 @@ local function window(wa)
   local format = redis.call('GET', formatKey)
   if format and not string.find(accepted, ',' .. format .. ',', 1, true) then return {'layout', format} end
 
-  -- Metas, as encodeMeta writes them; bad is set on anything unexpected.
-  local bad = false
-  local function uv(m, p)
-    local x, mul = 0, 1
-    while true do
-      local c = byte(m, p)
-      if not c or mul > 2 ^ 49 then bad = true; return 0, p end
-      p = p + 1
-      if c < 128 then
-        x = x + c * mul
-        if x >= 2 ^ 52 then bad = true end
-        return x, p
-      end
-      x, mul = x + (c - 128) * mul, mul * 128
-    end
-  end
-  local function sv(m, p)
-    local u
-    u, p = uv(m, p)
-    if u % 2 == 1 then return -(u + 1) / 2, p end
-    return u / 2, p
-  end
-  local function decode(m)
-    if byte(m, 1) ~= 1 or not byte(m, 2) then bad = true; return end
-    local n, p = uv(m, 3)
-    local status = string.sub(m, p, p + n - 1)
-    p = p + n
-    local author, dS, dN, sS, sN, eS, eN
-    author, p = sv(m, p)
-    dS, p = sv(m, p); dN, p = uv(m, p)
-    sS, p = sv(m, p); sN, p = uv(m, p)
-    eS, p = sv(m, p); eN, p = uv(m, p)
-    return byte(m, 2), status, author, dS, dN, sS, sN, eS, eN, p
-  end
-  -- The flags, parent and links that follow the end at position p.
-  local function rest(m, p)
-    local flags = byte(m, p)
-    if not flags then bad = true; return end
-    local parent, links = nil, {}
-    parent, p = sv(m, p + 1)
-    for i = 1, 4 do
-      local n
-      n, p = uv(m, p)
-      if n > #m then bad = true; return end
-      local ids = {}
-      for j = 1, n do ids[j], p = sv(m, p) end
-      links[i] = ids
-    end
-    if p ~= #m + 1 then bad = true end
-    return flags % 2 == 1, flags % 4 >= 2, parent, links, flags % 8 >= 4, flags % 16 >= 8, flags % 32 >= 16
-  end
+  bad = false
   local function meets(set, ids)
     for _, id in ipairs(ids) do if set[id] then return true end end
     return false
@@ -191,9 +140,13 @@ local function window(wa)
       strips = {{fullLo, fullHi}}
     end
   end
+  -- The bounds as Redis reads them, written once: a string costs Lua about
+  -- half a microsecond.
+  local fLo, fHi, cLo, cHi = fmt(fullLo), fmt(fullHi), excl(coreLo), excl(coreHi)
+  for _, r in ipairs(strips) do r[3], r[4] = fmt(r[1]), fmt(r[2]) end
   local work = #irregular / 2 + #exclList
   for _, k in ipairs(counted) do
-    for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, fmt(r[1]), fmt(r[2])) end
+    for _, r in ipairs(strips) do work = work + redis.call('ZCOUNT', k, r[3], r[4]) end
   end
   -- Besides: the full range of the individual sets, of the exception sets
   -- (events of the counted sets that a restriction may refuse: hidden,
@@ -202,12 +155,12 @@ local function window(wa)
   -- statuses), when there is one; a restricting group replaces counting.
   local best
   if fullLo <= fullHi then
-    for _, k in ipairs(indiv) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
-    for _, k in ipairs(exceptions) do work = work + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+    for _, k in ipairs(indiv) do work = work + redis.call('ZCOUNT', k, fLo, fHi) end
+    for _, k in ipairs(exceptions) do work = work + redis.call('ZCOUNT', k, fLo, fHi) end
     local bestCount
     for _, g in ipairs(groups) do
       local c = 0
-      for _, k in ipairs(g) do c = c + redis.call('ZCOUNT', k, fmt(fullLo), fmt(fullHi)) end
+      for _, k in ipairs(g) do c = c + redis.call('ZCOUNT', k, fLo, fHi) end
       if not best or c < bestCount then best, bestCount = g, c end
     end
     if best then work = work + bestCount end
@@ -216,13 +169,22 @@ local function window(wa)
 
   local total = 0
   if coreOK then
-    for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, excl(coreLo), excl(coreHi)) end
+    for _, k in ipairs(counted) do total = total + redis.call('ZCOUNT', k, cLo, cHi) end
   end
   -- Each event decided on its meta is taken out of the count as many times
   -- as the core counts hold it (counted sets may overlap: an event in two
   -- listed categories), and put back once (and in the pool) if it matches.
   -- inCore false: it is in no core.
   local seen, pool = {}, {}
+  -- A pool entry is {score, id, id string, start seconds, start nanos}: the
+  -- start of an event of a core is known by its score alone until it ties
+  -- with another's (see the page below). The score of an exact start is
+  -- storage.TimeScoreMicro's; a start beyond the exact range gets an
+  -- infinite one, so only exact starts ever tie with it.
+  local function scoreOf(sS, sN)
+    if sS >= 9e9 then return huge elseif sS <= -9e9 then return -huge end
+    return sS * 1e6 + math.floor(sN / 1000)
+  end
   local function decide(id, inCore)
     if seen[id] then return end
     seen[id] = true
@@ -242,7 +204,7 @@ local function window(wa)
     local ok, sS, sN = match(id, m)
     if ok then
       total = total + 1
-      pool[#pool + 1] = {sS, sN, tonumber(id), id}
+      pool[#pool + 1] = {scoreOf(sS, sN), tonumber(id), id, sS, sN}
     end
   end
   -- An irregular event of finite duration has exact scores and starts
@@ -274,27 +236,30 @@ local function window(wa)
   for _, id in ipairs(exclList) do decide(id, nil) end
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(r[1]), fmt(r[2]))) do decide(id, false) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[3], r[4])) do decide(id, false) end
     end
   end
   if fullLo <= fullHi then
     -- A status is counted or individual, never both: an event of an
     -- individual set is in no counted one.
     for _, k in ipairs(indiv) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, false) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, false) end
     end
     for _, k in ipairs(exceptions) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
     end
     for _, k in ipairs(best or {}) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fmt(fullLo), fmt(fullHi))) do decide(id, nil) end
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
     end
   end
   if bad then return nil end
 
   -- The page: the first need core events of each counted set (and every
   -- event tied with the last of them) join the pool, which then holds the
-  -- first need matches in list order.
+  -- first need matches in list order. A core event joins with its score
+  -- only: scores are starts rounded down to the microsecond, so events of
+  -- different scores are ordered by them, and only the metas of events
+  -- tying on a score at the page are read, for their exact starts.
   local need = 0
   if not countOnly then
     if limit > 0 then need = offset + limit else need = total end
@@ -305,38 +270,67 @@ local function window(wa)
     for _ in pairs(seen) do skip = skip + 1 end
     for _, k in ipairs(counted) do
       local want = need + skip
-      local r = redis.call('ZRANGEBYSCORE', k, excl(coreLo), excl(coreHi), 'WITHSCORES', 'LIMIT', 0, want)
-      local ids = {}
-      for i = 1, #r, 2 do ids[#ids + 1] = r[i] end
-      if #ids == want then
-        for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[#r], r[#r])) do ids[#ids + 1] = id end
-      end
-      for _, id in ipairs(ids) do
+      local r = redis.call('ZRANGEBYSCORE', k, cLo, cHi, 'WITHSCORES', 'LIMIT', 0, want)
+      for i = 1, #r, 2 do
+        local id = r[i]
         if not seen[id] then
           seen[id] = true
-          local m = redis.call('HGET', metaKey, id)
-          if not m then return nil end
-          local _, _, _, _, _, sS, sN = decode(m)
-          pool[#pool + 1] = {sS, sN, tonumber(id), id}
+          pool[#pool + 1] = {tonumber(r[i + 1]), tonumber(id), id}
+        end
+      end
+      if #r == 2 * want then
+        local last = tonumber(r[#r])
+        for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[#r], r[#r])) do
+          if not seen[id] then
+            seen[id] = true
+            pool[#pool + 1] = {last, tonumber(id), id}
+          end
         end
       end
     end
-    if bad then return nil end
   end
   table.sort(pool, function(x, y)
     if x[1] ~= y[1] then return x[1] < y[1] end
-    if x[2] ~= y[2] then return x[2] < y[2] end
-    return x[3] < y[3]
+    return x[2] < y[2]
   end)
-  local recs = {}
-  if not countOnly then
-    local hi = #pool
-    if limit > 0 and offset + limit < hi then hi = offset + limit end
-    for i = offset + 1, hi do
-      local v = redis.call('GET', prefix .. pool[i][4])
-      if not v then return nil end
-      recs[#recs + 1] = v
+  local lo, hi = offset + 1, #pool
+  if limit > 0 and offset + limit < hi then hi = offset + limit end
+  if countOnly then hi = 0 end
+  -- Runs of equal scores that reach into the page are ordered on the exact
+  -- starts of their metas.
+  local i = 1
+  while i <= hi do
+    local j = i
+    while j < #pool and pool[j + 1][1] == pool[i][1] do j = j + 1 end
+    if j > i and j >= lo then
+      local run = {}
+      for x = i, j do
+        local e = pool[x]
+        if not e[4] then
+          local m = redis.call('HGET', metaKey, e[3])
+          if not m then return nil end
+          local _, _, _, _, _, sS, sN = decode(m)
+          e[4], e[5] = sS, sN
+        end
+        run[#run + 1] = e
+      end
+      if bad then return nil end
+      table.sort(run, function(x, y)
+        if x[4] ~= y[4] then return x[4] < y[4] end
+        if x[5] ~= y[5] then return x[5] < y[5] end
+        return x[2] < y[2]
+      end)
+      for x = i, j do pool[x] = run[x - i + 1] end
     end
+    i = j + 1
+  end
+  local recs = {}
+  if hi >= lo then
+    local keys = {}
+    for x = lo, hi do keys[#keys + 1] = prefix .. pool[x][3] end
+    recs = redis.call('MGET', unpack(keys))
+    for _, v in ipairs(recs) do if not v then return nil end end
+    if #recs ~= #keys then return nil end
   end
   return {'page', total, recs}
 end
