@@ -64,6 +64,9 @@ type benchCal struct {
 	category string // slug of a category
 	week     string // start_date=…&end_date=… of a 7-day window holding events
 	cleanup  func()
+	// rdb reads the CPU of the Redis server (redis driver only), which is
+	// not in the process's: see redisCPU.
+	rdb *redis.Client
 }
 
 var (
@@ -135,6 +138,14 @@ func newBenchCal(driver string, n int) (*benchCal, error) {
 	}
 	cleanup = append(cleanup, func() { srv.Close() })
 	c := &benchCal{srv: srv}
+	if driver == "redis" {
+		opt, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return nil, err
+		}
+		c.rdb = redis.NewClient(opt)
+		cleanup = append(cleanup, func() { c.rdb.Close() })
+	}
 	var s seeded
 	if driver == "bolt" {
 		s, err = describe(ctx, srv.Calendar)
@@ -426,6 +437,7 @@ func drive(b *testing.B, client *http.Client, c *benchCal, base string, rq bench
 	b.SetParallelism(procs)
 	b.ReportAllocs()
 	cpu0 := cpuTime()
+	rcpu0, rerr := redisCPU(c.rdb)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -455,6 +467,7 @@ func drive(b *testing.B, client *http.Client, c *benchCal, base string, rq bench
 	})
 	b.StopTimer()
 	cpu := cpuTime() - cpu0
+	rcpu1, rerr1 := redisCPU(c.rdb)
 	if f := failed.Load(); f > 0 {
 		b.Errorf("%d of %d requests failed", f, b.N)
 	}
@@ -463,7 +476,36 @@ func drive(b *testing.B, client *http.Client, c *benchCal, base string, rq bench
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 		b.ReportMetric(float64(lat[len(lat)-1].Microseconds()), "max-µs")
 		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
+		if c.rdb != nil && rerr == nil && rerr1 == nil {
+			b.ReportMetric(float64((rcpu1-rcpu0).Microseconds())/float64(b.N), "redis-cpu-µs/op")
+		}
 	}
+}
+
+// redisCPU is the CPU the Redis server used so far (user + system, from
+// INFO cpu), or 0 without a client. It is the request's cost only when
+// nothing else uses that server during the benchmark.
+func redisCPU(rdb *redis.Client) (time.Duration, error) {
+	if rdb == nil {
+		return 0, nil
+	}
+	info, err := rdb.Info(context.Background(), "cpu").Result()
+	if err != nil {
+		return 0, err
+	}
+	var total time.Duration
+	for _, line := range strings.Split(info, "\n") {
+		name, val, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || name != "used_cpu_user" && name != "used_cpu_sys" {
+			continue
+		}
+		sec, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return 0, fmt.Errorf("INFO cpu %s: %w", name, err)
+		}
+		total += time.Duration(sec * float64(time.Second))
+	}
+	return total, nil
 }
 
 // cpuTime is the CPU the process used so far (user + system).
