@@ -185,6 +185,25 @@ local function window(wa)
     if sS >= 9e9 then return huge elseif sS <= -9e9 then return -huge end
     return sS * 1e6 + math.floor(sN / 1000)
   end
+  -- Where a score lies against a bound pair: 1 strictly inside, 0 strictly
+  -- outside, nil on a bound's microsecond (scores round down: a strict
+  -- score comparison is the instants', an equal one says nothing).
+  local function side(x, lo, hi)
+    if lo then if x < lo then return 0 elseif x == lo then return nil end end
+    if hi then if x > hi then return 0 elseif x == hi then return nil end end
+    return 1
+  end
+  local function boundScore(b) if b then return scoreOf(b[1], b[2]) end end
+  local sFromS, sToS, eFromS, eToS = boundScore(sFrom), boundScore(sTo), boundScore(eFrom), boundScore(eTo)
+  -- calendar.TimeRange.Contains of Start and End decided on exact scores:
+  -- true, false, or nil when the scores cannot tell.
+  local function onScores(s, e)
+    if not (s and e) or math.abs(s) >= 9e15 or math.abs(e) >= 9e15 then return nil end
+    local a, b = side(s, sFromS, sToS), side(e, eFromS, eToS)
+    if a == 0 or b == 0 then return false end
+    if a and b then return true end
+    return nil
+  end
   local function decide(id, inCore)
     if seen[id] then return end
     seen[id] = true
@@ -234,9 +253,44 @@ local function window(wa)
     if keep then decide(id, nil) end
   end
   for _, id in ipairs(exclList) do decide(id, nil) end
+  if fullLo <= fullHi then
+    -- Exceptions first: a strip event of theirs is then seen, and the strips
+    -- below only hold events no restriction but time can refuse.
+    for _, k in ipairs(exceptions) do
+      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
+    end
+  end
+  -- A strip event of a counted set (in no core) differs from a core one by
+  -- time alone, so its start and end scores decide it — one ZMSCORE for a
+  -- strip instead of a meta per event, which is what keeps the cost of a
+  -- window's edges from growing with the events a day holds. Only an event
+  -- on a bound's microsecond (or without exact scores) is read and decided.
   for _, k in ipairs(counted) do
     for _, r in ipairs(strips) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, r[3], r[4])) do decide(id, false) end
+      local got = redis.call('ZRANGEBYSCORE', k, r[3], r[4], 'WITHSCORES')
+      local ids, starts = {}, {}
+      for i = 1, #got, 2 do
+        if not seen[got[i]] then
+          ids[#ids + 1], starts[#starts + 1] = got[i], tonumber(got[i + 1])
+        end
+      end
+      for lo = 1, #ids, 1000 do
+        local hi = math.min(#ids, lo + 999)
+        local ends = redis.call('ZMSCORE', endKey, unpack(ids, lo, hi))
+        for i = lo, hi do
+          local id = ids[i]
+          local v = onScores(starts[i], tonumber(ends[i - lo + 1]))
+          if v == nil then
+            decide(id, false)
+          else
+            seen[id] = true
+            if v then
+              total = total + 1
+              pool[#pool + 1] = {starts[i], tonumber(id), id}
+            end
+          end
+        end
+      end
     end
   end
   if fullLo <= fullHi then
@@ -244,9 +298,6 @@ local function window(wa)
     -- individual set is in no counted one.
     for _, k in ipairs(indiv) do
       for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, false) end
-    end
-    for _, k in ipairs(exceptions) do
-      for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
     end
     for _, k in ipairs(best or {}) do
       for _, id in ipairs(redis.call('ZRANGEBYSCORE', k, fLo, fHi)) do decide(id, nil) end
