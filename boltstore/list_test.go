@@ -209,18 +209,7 @@ func TestListReadsPageAndMatchesOnly(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var page *calendar.PostPage
-			var steps int
-			err := s.db.View(func(tx *bolt.Tx) error {
-				l := newLister(context.Background(), tx, &tc.q)
-				var err error
-				page, err = l.run()
-				steps = l.steps
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			page, steps := listSteps(t, s, &tc.q)
 			if page.Total == 0 {
 				t.Fatalf("no matches: the case proves nothing")
 			}
@@ -266,18 +255,7 @@ func TestListOneLinkWalksItsPage(t *testing.T) {
 			Start: calendar.TimeRange{From: base.Add(100 * 24 * time.Hour), To: base.Add(107 * 24 * time.Hour)}}, 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var page *calendar.PostPage
-			var steps int
-			err := s.db.View(func(tx *bolt.Tx) error {
-				l := newLister(context.Background(), tx, &tc.q)
-				var err error
-				page, err = l.run()
-				steps = l.steps
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			page, steps := listSteps(t, s, &tc.q)
 			if len(page.Records) != limit || page.Total <= limit {
 				t.Fatalf("page of %d records of %d: the case proves nothing", len(page.Records), page.Total)
 			}
@@ -292,4 +270,23 @@ func TestListOneLinkWalksItsPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listSteps runs q's lister in one read transaction of s and returns its
+// page and the cursor steps it took.
+func listSteps(t *testing.T, s *Store, q *calendar.PostQuery) (*calendar.PostPage, int) {
+	t.Helper()
+	var page *calendar.PostPage
+	var steps int
+	err := s.db.View(func(tx *bolt.Tx) error {
+		l := newLister(context.Background(), tx, q)
+		var err error
+		page, err = l.run()
+		steps = l.steps
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page, steps
 }
