@@ -109,6 +109,9 @@ func (s *Store) windowArgs(q *calendar.PostQuery, firstKey int) (keys []string, 
 	if sec := q.Now.Unix(); sec > 1<<50 || sec < -1<<50 {
 		return nil, nil, false
 	}
+	if q.Offset > 1<<50 || q.Limit > 1<<50 { // a caller other than the Service may ask anything
+		return nil, nil, false
+	}
 	var groups [][]string
 	if q.Featured != nil && *q.Featured {
 		groups = append(groups, []string{s.k.evFeatured()})

@@ -77,3 +77,34 @@ func TestWindowWorkBoundedByPage(t *testing.T) {
 		}
 	}
 }
+
+// An offset or limit beyond what Lua numbers hold takes the candidate path:
+// the Repository contract lets any caller ask it, and the packed arguments
+// of the window path cannot carry it.
+func TestWindowHugeOffsetFallsBack(t *testing.T) {
+	c := singleClient(t)
+	ctx := context.Background()
+	s := newTestStore(t, c)
+	for i := range 3 {
+		mustCreate(t, s, event(fmt.Sprint("e", i), t0.Add(time.Duration(i)*time.Hour)))
+	}
+	for _, q := range []calendar.PostQuery{
+		{Kind: calendar.KindEvent, Offset: 1 << 60, Limit: 9},
+		{Kind: calendar.KindEvent, Limit: 1 << 60},
+	} {
+		if _, _, ok := s.windowArgs(&q, 1); ok {
+			t.Errorf("offset %d, limit %d: window path taken", q.Offset, q.Limit)
+		}
+		page, err := s.ListPosts(ctx, &q)
+		if err != nil {
+			t.Fatalf("offset %d, limit %d: %v", q.Offset, q.Limit, err)
+		}
+		want := 3
+		if q.Offset > 0 {
+			want = 0
+		}
+		if page.Total != 3 || len(page.Records) != want {
+			t.Errorf("offset %d, limit %d: total %d, %d records; want 3 and %d", q.Offset, q.Limit, page.Total, len(page.Records), want)
+		}
+	}
+}
