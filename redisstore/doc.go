@@ -1,7 +1,8 @@
 // Package redisstore is the eventcal storage driver for Redis: one calendar
 // shared by many application instances, on a single Redis server, behind
 // Sentinel, or on a Redis Cluster. It implements calendar.Repository on a
-// redis.UniversalClient from github.com/redis/go-redis/v9.
+// redis.UniversalClient from github.com/redis/go-redis/v9. It needs Redis
+// 6.2 or later (it calls ZUNION and its window script ZMSCORE).
 //
 // # Layout
 //
