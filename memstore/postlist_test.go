@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -58,38 +59,54 @@ func TestPostListAgainstSortedSlice(t *testing.T) {
 			}
 		}
 	}
+	same := func(id int64, start time.Time) *calendar.PostRecord {
+		return &calendar.PostRecord{ID: id, Kind: calendar.KindEvent, Start: start, Title: calendar.Text{"en": "new"}}
+	}
+	// Blocks must all go once drained: checked at size 0 only.
+	walkPostList(rng, &l, &ref, 20000, 2000, math.MaxInt, hour, same, check)
+	if len(l.blocks) != 0 {
+		t.Errorf("%d blocks left in an empty list", len(l.blocks))
+	}
+}
+
+// walkPostList drives l through steps random operations — inserts of
+// record(new id, at()) (6 in 10, and whenever l is empty), replacements of
+// an entry by record(its id, its Start) (2 in 10) and removals — then
+// removes every entry, keeping ref, the model, in list order. check runs
+// after every checkEvery-th step with the step, and while draining with
+// minus the model's size whenever that is a multiple of drainEvery.
+func walkPostList(rng *rand.Rand, l *postList, ref *[]*calendar.PostRecord, steps, checkEvery, drainEvery int,
+	at func() time.Time, record func(id int64, start time.Time) *calendar.PostRecord, check func(step int)) {
 	var next int64
-	for step := 0; step < 20000; step++ {
+	for step := range steps {
 		switch op := rng.IntN(10); {
-		case op < 6 || len(ref) == 0: // insert
+		case op < 6 || len(*ref) == 0:
 			next++
-			p := &calendar.PostRecord{ID: next, Kind: calendar.KindEvent, Start: hour()}
+			p := record(next, at())
 			l.insert(p)
-			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
-			ref = slices.Insert(ref, i, p)
-		case op < 8: // replace with the same key
-			old := ref[rng.IntN(len(ref))]
-			p := &calendar.PostRecord{ID: old.ID, Kind: old.Kind, Start: old.Start, Title: calendar.Text{"en": "new"}}
+			i, _ := slices.BinarySearchFunc(*ref, p, storage.ComparePosts)
+			*ref = slices.Insert(*ref, i, p)
+		case op < 8:
+			old := (*ref)[rng.IntN(len(*ref))]
+			p := record(old.ID, old.Start)
 			l.insert(p)
-			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
-			ref[i] = p
-		default: // remove
-			i := rng.IntN(len(ref))
-			l.remove(ref[i])
-			ref = slices.Delete(ref, i, i+1)
+			i, _ := slices.BinarySearchFunc(*ref, p, storage.ComparePosts)
+			(*ref)[i] = p
+		default:
+			i := rng.IntN(len(*ref))
+			l.remove((*ref)[i])
+			*ref = slices.Delete(*ref, i, i+1)
 		}
-		if step%2000 == 1999 {
+		if step%checkEvery == checkEvery-1 {
 			check(step)
 		}
 	}
-	// Drain to empty: blocks must all go.
-	for len(ref) > 0 {
-		i := rng.IntN(len(ref))
-		l.remove(ref[i])
-		ref = slices.Delete(ref, i, i+1)
-	}
-	check(-1)
-	if len(l.blocks) != 0 {
-		t.Errorf("%d blocks left in an empty list", len(l.blocks))
+	for len(*ref) > 0 {
+		i := rng.IntN(len(*ref))
+		l.remove((*ref)[i])
+		*ref = slices.Delete(*ref, i, i+1)
+		if len(*ref)%drainEvery == 0 {
+			check(-len(*ref))
+		}
 	}
 }

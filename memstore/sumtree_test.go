@@ -2,7 +2,6 @@ package memstore
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -92,38 +91,7 @@ func sumTreeRandom(t *testing.T, rng *rand.Rand) {
 			}
 		}
 	}
-	var next int64
-	for step := range 3000 {
-		switch op := rng.IntN(10); {
-		case op < 6 || len(ref) == 0:
-			next++
-			p := record(next, at())
-			l.insert(p)
-			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
-			ref = slices.Insert(ref, i, p)
-		case op < 8: // same key, anything else may change
-			old := ref[rng.IntN(len(ref))]
-			p := record(old.ID, old.Start)
-			l.insert(p)
-			i, _ := slices.BinarySearchFunc(ref, p, storage.ComparePosts)
-			ref[i] = p
-		default:
-			i := rng.IntN(len(ref))
-			l.remove(ref[i])
-			ref = slices.Delete(ref, i, i+1)
-		}
-		if step%100 == 99 {
-			check(step)
-		}
-	}
-	for len(ref) > 0 {
-		i := rng.IntN(len(ref))
-		l.remove(ref[i])
-		ref = slices.Delete(ref, i, i+1)
-		if len(ref)%50 == 0 {
-			check(-len(ref))
-		}
-	}
+	walkPostList(rng, &l, &ref, 3000, 100, 50, at, record, check)
 }
 
 // checkTree checks that every node of l's tree counts exactly the entries
