@@ -70,9 +70,15 @@ func (s *Store) TermsWithDescendants(ctx context.Context, tax calendar.Taxonomy,
 	if err != nil {
 		return nil, nil, fail(ctx, "terms with descendants", err)
 	}
-	recs, ok1 := reply[0].([]any)
-	ids2, ok2 := reply[1].([]any)
-	if len(reply) != 2 || !ok1 || !ok2 || len(recs) != len(ids) {
+	var recs, ids2 []any
+	ok := len(reply) == 2
+	if ok {
+		var ok1, ok2 bool
+		recs, ok1 = reply[0].([]any)
+		ids2, ok2 = reply[1].([]any)
+		ok = ok1 && ok2 && len(recs) == len(ids)
+	}
+	if !ok { // checked before any index: a short reply must not panic
 		return nil, nil, fmt.Errorf("redisstore: terms with descendants: unexpected reply %.50v", reply)
 	}
 	other := map[int64]bool{}
