@@ -159,3 +159,31 @@ func TestPageURLsMatchEncode(t *testing.T) {
 		}
 	}
 }
+
+// Page URLs keep every other argument of the request, in url.Values.Encode's
+// order, whichever side of "page" and "per_page" their names sort on,
+// repeated values, escaping and empty values included.
+func TestPageURLsMatchValuesEncode(t *testing.T) {
+	queries := []url.Values{
+		{},
+		{"page": {"3"}, "per_page": {"5"}},
+		{"a": {"1"}, "pa": {"x"}, "page_x": {"y"}, "pb": {"z"}, "per_pagez": {"w"}, "z": {"q", "r"}},
+		{"search": {"jazz & blues"}, "status[]": {"publish", "draft"}, "categories": {"a b", "ü"}},
+		{"pag": {""}, "page": {"9"}, "pe": {"1"}, "per": {"2"}, "q": {""}},
+	}
+	for _, q := range queries {
+		s := &reqState{query: q, links: links{rest: "https://example.com/wp-json/tribe/events/v1"}}
+		urls := newPageURLs(s, "/events")
+		for _, pp := range [][2]int{{1, 10}, {2, 7}, {1 << 20, 50}} {
+			want := url.Values{}
+			for k, v := range q {
+				want[k] = v
+			}
+			want.Set("page", strconv.Itoa(pp[0]))
+			want.Set("per_page", strconv.Itoa(pp[1]))
+			if got, w := urls.url(pp[0], pp[1]), s.links.rest+"/events?"+want.Encode(); got != w {
+				t.Errorf("query %v, page %v:\n got %s\nwant %s", q, pp, got, w)
+			}
+		}
+	}
+}
